@@ -1,0 +1,195 @@
+"""Executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
+
+A scenario is plain data (already-loaded YAML). `run_scenario` returns failure messages, an
+empty list when the scenario holds. The game-specific parts come from the game's GameSpec:
+`scenario_state` builds the starting state from `setup`, `probe` exposes values to check.
+The format is described in docs/scenarios.md.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.api import CHANCE, Decision, GameSpec, State
+from engine.core.driver import derive_seed, sample_chance
+from engine.core.registry import load_spec
+
+_MAX_AUTO_CHANCE = 10_000
+
+
+def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec | None = None,
+                 model: Any = None) -> list[str]:
+    """Run one scenario against a game's validated content (kind -> items); return failures."""
+    name = str(scenario.get("name", "scenario"))
+    try:
+        if spec is None:
+            spec = load_spec(str(scenario.get("rules") or scenario.get("game")))
+        if spec.scenario_state is None:
+            return [f"{name}: game {spec.id} does not support scenarios"]
+        if model is None:
+            model = spec.build_model(content)
+        players = int(scenario.get("players", spec.min_players))
+        state = spec.scenario_state(model, players, dict(scenario.get("setup") or {}))
+    except Exception as exc:
+        return [f"{name}: cannot build the starting situation: {type(exc).__name__}: {exc}"]
+    rng = random.Random(derive_seed(int(scenario.get("seed", 0)), 0))
+    failures: list[str] = []
+    for i, step in enumerate(scenario.get("steps") or []):
+        where = f"{name}: step {i + 1}"
+        try:
+            problem = _run_step(spec, state, step, rng, where, failures)
+        except Exception as exc:
+            return failures + [f"{where}: {type(exc).__name__}: {exc}"]
+        if problem:
+            return failures + [problem]
+    if "expect" in scenario:
+        failures += check_expect(spec, state, scenario["expect"], f"{name}: expect")
+    return failures
+
+
+def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where: str,
+              failures: list[str]) -> str | None:
+    """Apply one script step; return a message that stops the scenario, or None."""
+    if not isinstance(step, dict) or len(step) != 1:
+        return f"{where}: a step is a mapping with one key (choose, roll, chance, expect, auto)"
+    (key, value), = step.items()
+    if key == "expect":
+        failures += check_expect(spec, state, value, where)
+        return None
+    if key == "choose":
+        for v in value if isinstance(value, list) else [value]:
+            d = _skip_chance(state, rng)
+            if d is None:
+                return f"{where}: the game is over, cannot choose {v!r}"
+            if d.player == CHANCE:
+                return f"{where}: chance is pending ('{d.prompt}')"
+            idx = match_option(d, v)
+            if isinstance(idx, str):
+                return f"{where}: {idx}"
+            state.apply(idx)
+        return None
+    if key in ("roll", "chance"):
+        for v in value if isinstance(value, list) else [value]:
+            d = state.decision()
+            if d is None or d.player != CHANCE:
+                what = "the game is over" if d is None else f"player {d.player} must '{d.prompt}'"
+                return f"{where}: expected a chance event for {v!r}, but {what}"
+            idx = match_option(d, str(v) if key == "roll" else v)
+            if isinstance(idx, str):
+                return f"{where}: {idx}"
+            state.apply(idx)
+        return None
+    if key == "auto":  # resolve pending chance with the scenario's seeded RNG
+        _skip_chance(state, rng)
+        return None
+    return f"{where}: unknown step '{key}'"
+
+
+def _skip_chance(state: State, rng: random.Random) -> Decision | None:
+    """Resolve chance events nobody scripted with the scenario's seeded RNG."""
+    for _ in range(_MAX_AUTO_CHANCE):
+        d = state.decision()
+        if d is None or d.player != CHANCE:
+            return d
+        state.apply(sample_chance(rng, d))
+    raise RuntimeError("endless chance events")
+
+
+def match_option(d: Decision, want: Any) -> int | str:
+    """Index of the option `want` names: an int is an index; a string is an exact label, else
+    the one label it starts (case-insensitive). Returns an error message when none or several match."""
+    if isinstance(want, bool):
+        return f"not an option: {want!r}"
+    if isinstance(want, int):
+        return want if 0 <= want < len(d.options) else f"'{d.prompt}' has no option {want}"
+    text = str(want)
+    if text in d.options:
+        return d.options.index(text)
+    low = text.lower()
+    hits = [i for i, o in enumerate(d.options) if o.lower().startswith(low)]
+    if len(hits) == 1:
+        return hits[0]
+    listing = "; ".join(d.options[:30])
+    if not hits:
+        return f"'{d.prompt}' has no option '{text}' (options: {listing})"
+    return f"'{d.prompt}': '{text}' matches several options ({'; '.join(d.options[i] for i in hits)})"
+
+
+def check_expect(spec: GameSpec, state: State, expect: Any, where: str) -> list[str]:
+    """Compare expected values with the state.
+
+    Keys: `decision` (player, prompt, options, options_include, options_exclude), `over`,
+    `result` (scores, winners, end_reason), and any dotted path into the game's probe. A probe
+    value that is a tuple is compared in order; a list is compared as a multiset."""
+    if not isinstance(expect, dict):
+        return [f"{where}: expect must be a mapping"]
+    out: list[str] = []
+    probe = spec.probe(state) if spec.probe is not None else {}
+    for key, want in expect.items():
+        if key == "decision":
+            out += _check_decision(state.decision(), want, where)
+        elif key == "over":
+            if state.is_over() != bool(want):
+                out.append(f"{where}: over is {state.is_over()}, expected {want}")
+        elif key == "result":
+            if not state.is_over():
+                out.append(f"{where}: result expected but the game is not over")
+                continue
+            res = state.result()
+            for k, v in want.items():
+                got = getattr(res, k, None)
+                if got != v:
+                    out.append(f"{where}: result.{k} is {got!r}, expected {v!r}")
+        else:
+            found, got = _lookup(probe, str(key))
+            if not found:
+                out.append(f"{where}: nothing called '{key}' (known: {', '.join(sorted(probe))})")
+            elif not _same(got, want):
+                out.append(f"{where}: {key} is {_show(got)}, expected {_show(want)}")
+    return out
+
+
+def _check_decision(d: Decision | None, want: Any, where: str) -> list[str]:
+    if d is None:
+        return [f"{where}: no decision pending (the game is over)"]
+    out: list[str] = []
+    if "player" in want and d.player != want["player"]:
+        out.append(f"{where}: decision is for player {d.player}, expected {want['player']}")
+    if "prompt" in want and str(want["prompt"]).lower() not in d.prompt.lower():
+        out.append(f"{where}: decision is '{d.prompt}', expected '{want['prompt']}'")
+    if "options" in want and list(d.options) != list(want["options"]):
+        out.append(f"{where}: options are {list(d.options)}, expected {want['options']}")
+    for label in want.get("options_include", []):
+        if isinstance(match_option(d, label), str):
+            out.append(f"{where}: no option '{label}' in {list(d.options)}")
+    for label in want.get("options_exclude", []):
+        if not isinstance(match_option(d, label), str):
+            out.append(f"{where}: option '{label}' should not be offered")
+    return out
+
+
+def _lookup(data: Any, path: str) -> tuple[bool, Any]:
+    cur = data
+    for part in path.split("."):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, (list, tuple)) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return False, None
+    return True, cur
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(got, tuple):
+        return isinstance(want, (list, tuple)) and len(got) == len(want) and all(
+            _same(g, w) for g, w in zip(got, want))
+    if isinstance(got, list):
+        return isinstance(want, list) and sorted(map(repr, got)) == sorted(map(repr, want))
+    if isinstance(got, dict) and isinstance(want, dict):
+        return all(k in got and _same(got[k], v) for k, v in want.items())
+    return got == want
+
+
+def _show(v: Any) -> str:
+    return repr(list(v)) if isinstance(v, tuple) else repr(v)
