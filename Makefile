@@ -1,0 +1,31 @@
+# hordekit — everything a fresh clone needs, from two commands: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install clean
+
+# The virtual environment is rebuilt whenever pyproject.toml changes.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: validate every game, play its smoke games, write its print-and-play PDFs into out/
+run: $(STAMP)
+	$(BIN)/hordekit build
+
+## test: install and run the test suite (fails when no test is collected)
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## bench: print speed figures (validation, engine, PDF)
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) out/*/ .pytest_cache

@@ -1,0 +1,36 @@
+"""Shared helpers: run the real CLI in a subprocess, and copy fixture games to scratch folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CONTENT = ROOT / "content"
+
+
+def run_cli(*args: str, cwd: Path | None = None, check_json: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run `python -m toolkit ARGS` the way a designer or CI would: a fresh process, no terminal."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", COLUMNS="120")
+    env.pop("HORDEKIT_DEBUG", None)
+    proc = subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd or ROOT, env=env,
+                          capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    if check_json:
+        json.loads(proc.stdout)
+    return proc
+
+
+@pytest.fixture
+def mini_game(tmp_path: Path) -> Path:
+    """A scratch copy of the small fixture game, safe to break."""
+    target = tmp_path / "mini"
+    shutil.copytree(FIXTURES / "mini", target)
+    return target

@@ -1,0 +1,191 @@
+"""Every check on a game's content, from the manifest down to cross-file rules.
+
+Order matters only for usefulness: ids are collected before schema validation so that the
+``x-ref`` keyword can check references during the same pass, and every problem is reported —
+a broken file never stops the others from being checked.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Iterator
+
+from toolkit.diagnostics import Diagnostic, did_you_mean, error, warning
+from toolkit.games import Game, LoadedGame, Source, read_manifest, read_yaml
+from toolkit.paths import data_dir, display
+from toolkit.schemaval import IdIndex, SchemaChecker, SchemaStore
+from toolkit.yamlload import LoadedYaml
+
+
+def check_game(game_dir: Path) -> LoadedGame:
+    game, manifest_doc, diags = read_manifest(game_dir)
+    out = LoadedGame(game=game, diagnostics=diags)
+    manifest_name = display(game_dir / "game.yaml")
+    if manifest_doc.data is None:
+        return out
+    builtin = data_dir("schemas")
+    roots = [builtin] + ([game.schemas_dir] if game is not None else [])
+    store = SchemaStore(roots)
+    out.diagnostics += SchemaChecker(store, builtin / "manifest.schema.json").check(manifest_doc, manifest_name)
+    if game is None or not out.ok:
+        return out
+    out.diagnostics += _check_manifest_sense(game, manifest_name)
+
+    docs: dict[str, list[tuple[Path, LoadedYaml]]] = {}
+    for kind in game.kinds.values():
+        docs[kind.name] = []
+        if not kind.files or not all(f.is_file() for f in kind.files):
+            pos = game.manifest.pos(("components", kind.name, "file"))
+            out.diagnostics.append(error(
+                "HK014", f"component file for '{kind.name}' not found: {display(kind.files[0]) if kind.files else '(empty folder)'}",
+                manifest_name, pos.line, pos.col, "the path is relative to game.yaml"))
+            continue
+        for f in kind.files:
+            doc, file_diags = read_yaml(f)
+            out.diagnostics += file_diags
+            out.docs[f] = doc
+            docs[kind.name].append((f, doc))
+
+    ids = _collect_ids(game, docs, out)
+    for kind in game.kinds.values():
+        if not kind.schema.is_file():
+            pos = game.manifest.pos(("components", kind.name, "schema"))
+            out.diagnostics.append(error(
+                "HK013", f"schema for '{kind.name}' not found: {display(kind.schema)}",
+                manifest_name, pos.line, pos.col, f"schemas are looked up in {display(game.schemas_dir)}"))
+            continue
+        checker = SchemaChecker(store, kind.schema, ids)
+        for f, doc in docs[kind.name]:
+            if doc.data is not None:
+                out.diagnostics += checker.check(doc, display(f))
+
+    # Counts and effects are only meaningful for files that read and validated cleanly;
+    # otherwise they repeat the problem already reported.
+    broken = {d.file for d in out.diagnostics if d.severity.value == "error"}
+    clean = {k: [(f, doc) for f, doc in files if display(f) not in broken] for k, files in docs.items()}
+    _check_counts(game, out, manifest_name, {k for k, files in docs.items() if len(clean[k]) < len(files)})
+    _check_effects(game, clean, out)
+    out.diagnostics.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _check_manifest_sense(game: Game, manifest_name: str) -> list[Diagnostic]:
+    diags = []
+    lo, hi = game.players
+    if lo > hi:
+        pos = game.manifest.pos(("players", "min"))
+        diags.append(error("HK206", f"players: min {lo} is more than max {hi}", manifest_name, pos.line, pos.col))
+    if game.id != game.dir.name:
+        pos = game.manifest.pos(("id",))
+        diags.append(warning("HK205", f"game id '{game.id}' differs from its folder name '{game.dir.name}'",
+                             manifest_name, pos.line, pos.col, "rename one so that paths and ids agree"))
+    return diags
+
+
+def _collect_ids(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> IdIndex:
+    """Index ids by kind, report duplicates across the game, and gather the plain data."""
+    ids: IdIndex = {}
+    for kind_name, files in docs.items():
+        ids[kind_name] = set()
+        items_out: list[dict[str, Any]] = []
+        for f, doc in files:
+            data = doc.data
+            if not isinstance(data, dict):
+                continue
+            name = display(f)
+            items = data.get("items")
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                if not isinstance(item, dict):
+                    continue
+                items_out.append(item)
+                item_id = item.get("id")
+                if not isinstance(item_id, str):
+                    continue
+                pos = doc.pos(("items", i, "id"))
+                if item_id in out.sources:
+                    first = out.sources[item_id]
+                    out.diagnostics.append(error(
+                        "HK201", f"duplicate id '{item_id}'", name, pos.line, pos.col,
+                        f"first defined at {first}; ids are unique across the whole game"))
+                    continue
+                out.sources[item_id] = Source(name, pos.line, pos.col)
+                ids[kind_name].add(item_id)
+        out.data[kind_name] = items_out
+    return ids
+
+
+def _check_counts(game: Game, out: LoadedGame, manifest_name: str, skip: set[str]) -> None:
+    counts = out.counts(physical_only=False)
+    for name, kind in game.kinds.items():
+        if name in skip or not all(f.is_file() for f in kind.files):
+            continue
+        have = counts.get(name, 0)
+        if have != kind.expected:
+            pos = game.manifest.pos(("components", name, "expected"))
+            out.diagnostics.append(error(
+                "HK204", f"'{name}' has {have} pieces (quantities included) but the manifest expects {kind.expected}",
+                manifest_name, pos.line, pos.col,
+                "add or remove items, fix a quantity, or correct 'expected' if the rulebook says otherwise"))
+
+
+def effects_in(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(path, kind) of every effect: a mapping with a 'kind' under a field named '*effect*'."""
+    if isinstance(data, dict):
+        if "kind" in data and isinstance(data["kind"], str) and any(
+            isinstance(p, str) and "effect" in p for p in path
+        ):
+            yield path, data["kind"]
+        for k, v in data.items():
+            yield from effects_in(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from effects_in(v, path + (i,))
+
+
+def load_text_templates(game: Game) -> dict[str, str] | None:
+    """The game's effect text templates (templates/<game>/text.yaml), or None when it has none."""
+    path = game.templates_dir / "text.yaml"
+    if not path.is_file():
+        return None
+    doc, _ = read_yaml(path)
+    return {str(k): v for k, v in doc.data.items()} if isinstance(doc.data, dict) else {}
+
+
+def rules_effect_kinds(game: Game) -> frozenset[str] | None:
+    """Effect kinds the game's rules engine implements, or None when it has no engine yet."""
+    if not game.rules:
+        return None
+    try:
+        module = importlib.import_module(f"engine.{game.rules}")
+    except ModuleNotFoundError:
+        return None
+    spec = getattr(module, "SPEC", None)
+    return frozenset(spec.effect_kinds) if spec is not None else None
+
+
+def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
+    """Every effect in content must be printable (a text template) and playable (a handler)."""
+    templates = load_text_templates(game)
+    implemented = rules_effect_kinds(game)
+    manifest_name = display(game.manifest_file)
+    if game.rules and implemented is None:
+        pos = game.manifest.pos(("rules",))
+        out.diagnostics.append(warning(
+            "HK301", f"rules module engine.{game.rules} is not available: effects are not checked against it",
+            manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
+    for files in docs.values():
+        for f, doc in files:
+            for path, kind in effects_in(doc.data):
+                pos = doc.pos(path + ("kind",))
+                if implemented is not None and kind not in implemented:
+                    out.diagnostics.append(error(
+                        "HK302", f"effect kind '{kind}' is not implemented by the rules engine", display(f),
+                        pos.line, pos.col, did_you_mean(kind, sorted(implemented)) or
+                        "add a handler to the game's effect registry, or use an implemented kind"))
+                if templates is not None and kind not in templates:
+                    out.diagnostics.append(error(
+                        "HK303", f"effect kind '{kind}' has no text template in {display(game.templates_dir / 'text.yaml')}",
+                        display(f), pos.line, pos.col, "every effect needs a printed sentence"))

@@ -1,0 +1,194 @@
+"""The `hordekit` command line.
+
+Heavy libraries (jsonschema, ReportLab, the engines) are imported inside the commands that need
+them, so that `hordekit --help` and shell completion stay instant.
+
+Exit codes: 0 success, 1 content errors (or failed games), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(
+    name="hordekit",
+    help="Validate, play-test and print board games whose components are kept as YAML.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _fail_usage(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _game_dirs(paths: list[Path] | None) -> tuple[list[Path], list[Path]]:
+    from toolkit.games import default_content_dir, find_game_dirs
+
+    if not paths:
+        paths = [default_content_dir()]
+    for p in paths:
+        if not p.exists():
+            _fail_usage(f"no such file or folder: {p}")
+    games, files = find_game_dirs(paths)
+    if not games:
+        _fail_usage(f"no game found in {', '.join(map(str, paths))} (a game is a folder with a game.yaml)")
+    return games, files
+
+
+@app.command()
+def validate(
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Game folders, folders of games, or single content files. Default: every game under ./content.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print problems.")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+) -> None:
+    """Check content against its schemas and cross-file rules; report every problem at once.
+
+    Writes nothing. Exit code 0 when clean, 1 when there are content errors (or warnings with
+    --strict), 2 for usage errors.
+    """
+    from toolkit.diagnostics import FORMATTERS, Severity, summary
+    from toolkit.games import load_game
+    from toolkit.paths import display
+
+    game_dirs, only_files = _game_dirs(paths)
+    only = {display(f) for f in only_files}
+    diags = []
+    for gdir in game_dirs:
+        loaded = load_game(gdir)
+        found = [d for d in loaded.diagnostics if not only or d.file in only]
+        diags.extend(found)
+        if format is OutputFormat.text:
+            status = "ok" if not found else summary(found)
+            typer.echo(f"{display(gdir)}: {status}", err=True)
+    if diags:
+        typer.echo(FORMATTERS[format.value](diags))
+    elif format is OutputFormat.json:
+        typer.echo("[]")
+    failed = any(d.severity is Severity.ERROR or strict for d in diags)
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def games(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Where to look. Default: ./content.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: id, title, players and counts per game.")] = False,
+) -> None:
+    """List the games found, with their component counts (physical pieces, quantities included)."""
+    from toolkit.games import load_game
+    from toolkit.paths import display
+
+    game_dirs, _ = _game_dirs(paths)
+    rows = []
+    for gdir in game_dirs:
+        loaded = load_game(gdir)
+        g = loaded.game
+        rows.append({
+            "id": g.id if g else gdir.name,
+            "title": g.title if g else "",
+            "path": display(gdir),
+            "players": {"min": g.players[0], "max": g.players[1]} if g else None,
+            "valid": loaded.ok,
+            "fingerprint": loaded.fingerprint if loaded.ok else None,
+            "counts": loaded.counts(),
+        })
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        pieces = sum(row["counts"].values())
+        players = row["players"]
+        state = "" if row["valid"] else "  (has errors: run hordekit validate)"
+        typer.echo(f"{row['id']}  {row['title']}  {players['min']}-{players['max']} players  "
+                   f"{pieces} pieces{state}" if players else f"{row['id']}{state}")
+        for kind, n in row["counts"].items():
+            typer.echo(f"    {kind:<28} {n:>5}")
+
+
+@app.command()
+def schema(
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the schemas into.")] = Path("schemas"),
+) -> None:
+    """Write hordekit's JSON Schemas into a folder, for editors (VS Code's YAML extension).
+
+    Content files point at them with a first line such as
+    `# yaml-language-server: $schema=../../schemas/<game>/<file>.schema.json`; the command also
+    prints a `yaml.schemas` setting for editors that prefer one.
+    """
+    import shutil
+
+    from toolkit.paths import data_dir, display
+
+    source = data_dir("schemas")
+    written = 0
+    same = output.resolve() == source.resolve()
+    for path in sorted(source.rglob("*.schema.json")):
+        target = output / path.relative_to(source)
+        if not same:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(".tmp")
+            shutil.copyfile(path, tmp)
+            tmp.replace(target)
+        written += 1
+    verb = "are already in" if same else "written to"
+    typer.echo(f"{written} schemas {verb} {display(output)}", err=True)
+    mapping = {f"{display(output)}/manifest.schema.json": "content/*/game.yaml"}
+    typer.echo(json.dumps({"yaml.schemas": mapping}, indent=2))
+
+
+@app.command()
+def build(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Games to build. Default: every game under ./content.")] = None,
+) -> None:
+    """Run everything a designer needs before a playtest, for every game: validate (more to come)."""
+    from toolkit.diagnostics import format_text, summary
+    from toolkit.games import load_game
+    from toolkit.paths import display
+
+    game_dirs, _ = _game_dirs(paths)
+    failed = False
+    for gdir in game_dirs:
+        loaded = load_game(gdir)
+        name = loaded.game.id if loaded.game else gdir.name
+        typer.echo(f"[{name}] validate: {'ok' if loaded.ok else 'FAILED'} ({summary(loaded.diagnostics)})")
+        if loaded.diagnostics:
+            typer.echo(format_text(loaded.diagnostics))
+        if not loaded.ok:
+            failed = True
+            continue
+    raise typer.Exit(1 if failed else 0)
+
+
+def main() -> None:
+    """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as exc:  # a bug in hordekit, never the designer's content
+        if os.environ.get("HORDEKIT_DEBUG"):
+            raise
+        typer.echo(f"hordekit: internal error: {type(exc).__name__}: {exc}", err=True)
+        typer.echo("this is a bug in hordekit, not in your content; rerun with HORDEKIT_DEBUG=1 "
+                   "for the traceback and report it", err=True)
+        sys.exit(70)

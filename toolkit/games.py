@@ -1,0 +1,192 @@
+"""Finding games, reading their manifests and loading their content into plain data.
+
+A game is a folder with a ``game.yaml``. Everything later stages need — the items of each kind,
+where each item stands in its file, the content fingerprint — comes out of ``load_game``, which
+also runs every check (see ``toolkit.checks``) so that no stage ever works on invalid content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.diagnostics import Diagnostic, Severity, error
+from toolkit.paths import data_dir, display
+from toolkit.yamlload import LoadedYaml, Pos, load_bytes
+
+MANIFEST = "game.yaml"
+
+
+@dataclass
+class Kind:
+    """One component kind as the manifest declares it."""
+
+    name: str
+    files: list[Path]
+    schema: Path
+    expected: int
+    physical: bool
+    description: str
+
+
+@dataclass
+class Game:
+    """A game's manifest, read and resolved to paths."""
+
+    dir: Path
+    manifest: LoadedYaml
+    id: str
+    title: str
+    players: tuple[int, int]
+    rules: str | None
+    schemas_dir: Path
+    templates_dir: Path
+    kinds: dict[str, Kind]
+
+    @property
+    def manifest_file(self) -> Path:
+        return self.dir / MANIFEST
+
+
+@dataclass
+class Source:
+    """Where an item was written: file and position, for any later stage to point at."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass
+class LoadedGame:
+    """A game's content as plain data plus every diagnostic found while loading it."""
+
+    game: Game | None
+    data: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)  # item id -> where it is written
+    docs: dict[Path, LoadedYaml] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the content: equal content, equal fingerprint, on any machine."""
+        canonical = json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+    def counts(self, physical_only: bool = True) -> dict[str, int]:
+        """Pieces per kind, quantities included."""
+        if self.game is None:
+            return {}
+        return {
+            name: sum(int(item.get("quantity", 1)) for item in self.data.get(name, []))
+            for name, kind in self.game.kinds.items()
+            if kind.physical or not physical_only
+        }
+
+
+def find_game_dirs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Game folders named by ``paths`` (game folders, folders of games, or files in a game).
+
+    Returns (game folders, files to report on; empty means report on everything).
+    """
+    games: list[Path] = []
+    files: list[Path] = []
+    for p in paths:
+        p = p.resolve()
+        if p.is_file():
+            root = next((d for d in p.parents if (d / MANIFEST).is_file()), None)
+            if root is not None:
+                games.append(root)
+                files.append(p)
+        elif (p / MANIFEST).is_file():
+            games.append(p)
+        elif p.is_dir():
+            games.extend(sorted(d for d in p.iterdir() if (d / MANIFEST).is_file()))
+    unique = list(dict.fromkeys(games))
+    return unique, files
+
+
+def default_content_dir() -> Path:
+    """``./content`` when the designer has one, else the games that ship with hordekit."""
+    local = Path("content")
+    return local if local.is_dir() else data_dir("content")
+
+
+def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
+    """Load one YAML file; its reading problems become diagnostics against the file."""
+    name = display(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return LoadedYaml(data=None), [error("HK012", f"cannot read file: {exc.strerror}", name)]
+    doc = load_bytes(raw)
+    diags = [error(p.code, p.message, name, p.pos.line, p.pos.col, p.hint) for p in doc.problems]
+    if doc.data is None and not doc.problems:
+        diags.append(error("HK004", "file is empty", name, 1, 1,
+                           "a content file holds 'kind:' and 'items:'; see docs/content-format.md"))
+    return doc, diags
+
+
+def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnostic]]:
+    """Read ``game.yaml`` and resolve its paths. The schema check happens in ``checks``."""
+    path = game_dir / MANIFEST
+    doc, diags = read_yaml(path)
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, doc, diags
+    try:
+        players = data.get("players", {})
+        schemas = data.get("schemas", "hordekit")
+        gid = str(data.get("id", game_dir.name))
+        schemas_dir = data_dir("schemas") if schemas == "hordekit" else (game_dir / str(schemas))
+        templates = data.get("templates")
+        templates_dir = (game_dir / str(templates)) if templates else data_dir("templates") / gid
+        kinds: dict[str, Kind] = {}
+        for name, spec in (data.get("components") or {}).items():
+            if not isinstance(spec, dict):
+                continue
+            target = game_dir / str(spec.get("file", ""))
+            files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
+            kinds[str(name)] = Kind(
+                name=str(name),
+                files=files,
+                schema=schemas_dir / str(spec.get("schema", "")),
+                expected=int(spec.get("expected", 0)) if isinstance(spec.get("expected", 0), int) else 0,
+                physical=bool(spec.get("physical", True)),
+                description=str(spec.get("description", "")),
+            )
+        game = Game(
+            dir=game_dir,
+            manifest=doc,
+            id=gid,
+            title=str(data.get("title", gid)),
+            players=(int(players.get("min", 1)), int(players.get("max", 1))),
+            rules=data.get("rules") if isinstance(data.get("rules"), str) else None,
+            schemas_dir=schemas_dir,
+            templates_dir=templates_dir,
+            kinds=kinds,
+        )
+    except (AttributeError, TypeError, ValueError):
+        return None, doc, diags  # the manifest's shape is wrong; its schema check says where
+    return game, doc, diags
+
+
+def load_game(game_dir: Path) -> LoadedGame:
+    """Read, check and load one game. Never raises for bad content."""
+    from toolkit.checks import check_game
+
+    return check_game(game_dir)
+
+
+def manifest_pos(game: Game, *path: Any) -> Pos:
+    return game.manifest.pos(("components",) + path)

@@ -1,0 +1,361 @@
+"""Load YAML into plain Python data while keeping the line and column of every node.
+
+Why not ``YAML(typ='rt')``: the round-trip loader keeps positions but is several times slower
+than libyaml. Why not the C composer: it builds a Python node object per value, which costs
+more than the parse itself. Instead we read libyaml's *event* stream and build dicts and lists
+directly, recording positions in a side table keyed by the path of each value.
+
+Safety: only the YAML core types are constructed (str, int, float, bool, null, list, dict);
+any other tag is reported and left as its plain string, so nothing ever runs code. Aliases are
+shared, not copied, and the *expanded* size of the document is counted while it is built, so an
+alias bomb is refused before anything walks it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+
+Path = tuple[Any, ...]
+
+#: Largest file we read at all; content files are small, so anything bigger is a mistake.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+#: Largest number of values the document may expand to once aliases are followed.
+MAX_EXPANDED_NODES = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """A 1-based line and column, as editors show them."""
+
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class YamlProblem:
+    """A problem found while reading a file, before any schema is involved."""
+
+    code: str
+    message: str
+    pos: Pos
+    hint: str = ""
+
+
+@dataclass(slots=True)
+class LoadedYaml:
+    """Plain data plus where each value (and each mapping key) stands in the file."""
+
+    data: Any
+    values: dict[Path, Pos] = field(default_factory=dict)
+    keys: dict[Path, Pos] = field(default_factory=dict)
+    problems: list[YamlProblem] = field(default_factory=list)
+    first_line: str = ""
+
+    def pos(self, path: Path, *, key: bool = False) -> Pos:
+        """Position of the value at ``path`` (or of its key), else of the nearest ancestor.
+
+        Values reached through an alias have no position of their own; they report the alias.
+        """
+        table = self.keys if key else self.values
+        p = tuple(path)
+        if p in table:
+            return table[p]
+        while p:
+            p = p[:-1]
+            if p in self.values:
+                return self.values[p]
+        return Pos(1, 1)
+
+
+_INT = re.compile(r"[-+]?[0-9]+$")
+_OCT = re.compile(r"0o[0-7]+$")
+_HEX = re.compile(r"0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_TRUE = frozenset(("true", "True", "TRUE"))
+_FALSE = frozenset(("false", "False", "FALSE"))
+_INF = frozenset((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"))
+_NINF = frozenset(("-.inf", "-.Inf", "-.INF"))
+_NAN = frozenset((".nan", ".NaN", ".NAN"))
+_CORE = "tag:yaml.org,2002:"
+
+
+def _plain_scalar(text: str) -> Any:
+    """Resolve an untagged plain scalar by the YAML 1.2 core schema."""
+    if text in _NULLS:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    c = text[0]
+    if c.isdigit() or c in "-+.":
+        if _INT.match(text):
+            return int(text)
+        if _OCT.match(text):
+            return int(text[2:], 8)
+        if _HEX.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text) and text not in ("+", "-", "."):
+            return float(text)
+        if text in _INF:
+            return math.inf
+        if text in _NINF:
+            return -math.inf
+        if text in _NAN:
+            return math.nan
+    return text
+
+
+def _event_source(raw: bytes) -> Callable[[], Any]:
+    """A function returning the next event: libyaml's when installed, else ruamel's pure parser."""
+    try:
+        from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - only without the libyaml extra
+        from ruamel.yaml import YAML
+
+        return iter(YAML(typ="safe", pure=True).parse(raw)).__next__
+    return CParser(raw).get_event
+
+
+_SKIP = object()  # key of a mapping entry whose value is read but not kept
+_COMPLEX = object()  # a list or mapping used as a key is being read (and will be dropped)
+
+
+def _mark(mark: Any) -> Pos:
+    return Pos(mark.line + 1, mark.column + 1)
+
+
+class _Frame:
+    __slots__ = ("value", "path", "size", "key", "is_map", "anchor")
+
+    def __init__(self, value: Any, path: Path, is_map: bool, anchor: str | None) -> None:
+        self.value = value
+        self.path = path
+        self.size = 1
+        self.key: Any = None
+        self.is_map = is_map
+        self.anchor = anchor
+
+
+class _Builder:
+    """Turns the event stream into data in one loop with an explicit stack (no recursion)."""
+
+    def __init__(self, out: LoadedYaml) -> None:
+        self.out = out
+        self.anchors: dict[str, tuple[Any, int]] = {}
+
+    def problem(self, code: str, message: str, mark: Any, hint: str = "") -> None:
+        self.out.problems.append(YamlProblem(code, message, Pos(mark.line + 1, mark.column + 1), hint))
+
+    def tagged_scalar(self, ev: Any) -> Any:
+        """A scalar with an explicit tag: only the core tags are honoured."""
+        tag, text = ev.tag, ev.value
+        if tag == "!":
+            return text
+        if tag.startswith(_CORE):
+            name = tag[len(_CORE):]
+            if name == "str":
+                return text
+            value = _plain_scalar(text)
+            ok = {
+                "int": type(value) is int,
+                "float": type(value) in (int, float),
+                "bool": type(value) is bool,
+                "null": value is None,
+            }.get(name)
+            if ok:
+                return float(value) if name == "float" else value
+            if ok is False:
+                self.problem("HK006", f"value {text!r} does not fit its tag !!{name}", ev.start_mark)
+                return text
+        self.problem("HK005", f"tag {tag!r} is not allowed in content", ev.start_mark,
+                     "content holds plain data only; remove the tag")
+        return text
+
+    def check_container_tag(self, ev: Any, core: str) -> None:
+        tag = ev.tag
+        if tag is not None and tag != "!" and tag != _CORE + core:
+            self.problem("HK005", f"tag {tag!r} is not allowed in content", ev.start_mark,
+                         "content holds plain data only; remove the tag")
+
+    def build(self, get: Callable[[], Any]) -> Any:
+        out = self.out
+        values, keys = out.values, out.keys
+        anchors = self.anchors
+        stack: list[_Frame] = []
+        root: Any = None
+        documents = 0
+        expanded = 0
+        while True:
+            ev = get()
+            cls = ev.__class__
+            if cls is ScalarEvent or cls is AliasEvent or cls is MappingStartEvent or cls is SequenceStartEvent:
+                top = stack[-1] if stack else None
+                if top is not None and top.is_map and top.key is None:
+                    # A mapping key.
+                    mark = ev.start_mark
+                    if cls is not ScalarEvent:
+                        self.problem("HK009", "mapping keys must be plain words, not lists or mappings", mark)
+                        top.key = _SKIP
+                        if cls is AliasEvent:
+                            continue
+                        # Read the complex key as a throwaway value.
+                        stack.append(_Frame([] if cls is SequenceStartEvent else {}, top.path + ("<key>",),
+                                            cls is MappingStartEvent, None))
+                        top.key = _COMPLEX
+                        continue
+                    text = ev.value
+                    key = _plain_scalar(text) if (ev.implicit[0] and not ev.style and ev.tag is None) else text
+                    if key.__class__ is not str:
+                        key = text
+                    kpath = top.path + (key,)
+                    if key == "<<":
+                        self.problem("HK009", "merge keys ('<<') are not supported in content", mark,
+                                     "write the fields out, or use an alias for the whole value")
+                    if kpath in keys:
+                        first = keys[kpath]
+                        self.problem("HK003", f"duplicate key '{key}' (first at line {first.line})", mark,
+                                     "each key may appear once in a mapping; remove or rename one")
+                        top.key = _SKIP
+                    else:
+                        keys[kpath] = Pos(mark.line + 1, mark.column + 1)
+                        top.key = key
+                    continue
+                # A value.
+                if top is None:
+                    path: Path = ()
+                elif top.is_map:
+                    path = top.path + (top.key,) if top.key is not _SKIP else top.path + ("<skipped>",)
+                else:
+                    path = top.path + (len(top.value),)
+                mark = ev.start_mark
+                values[path] = Pos(mark.line + 1, mark.column + 1)
+                if cls is ScalarEvent:
+                    if ev.tag is None:
+                        value = _plain_scalar(ev.value) if (ev.implicit[0] and not ev.style) else ev.value
+                    else:
+                        value = self.tagged_scalar(ev)
+                    size = 1
+                elif cls is AliasEvent:
+                    if ev.anchor in anchors:
+                        value, size = anchors[ev.anchor]
+                    else:
+                        self.problem("HK008", f"alias *{ev.anchor} refers to no finished anchor", mark,
+                                     "define '&name' before using '*name', and not inside itself")
+                        value, size = None, 1
+                else:
+                    is_map = cls is MappingStartEvent
+                    self.check_container_tag(ev, "map" if is_map else "seq")
+                    stack.append(_Frame({} if is_map else [], path, is_map, ev.anchor))
+                    expanded += 1
+                    continue
+                expanded += size
+                if expanded > MAX_EXPANDED_NODES:
+                    raise _TooBig(mark)
+                if cls is ScalarEvent and ev.anchor is not None:
+                    anchors[ev.anchor] = (value, 1)
+                if top is None:
+                    root = value
+                else:
+                    self._attach(top, value, size)
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                frame = stack.pop()
+                if frame.anchor is not None:
+                    anchors[frame.anchor] = (frame.value, frame.size)
+                if stack:
+                    self._attach(stack[-1], frame.value, frame.size)
+                else:
+                    root = frame.value
+            elif cls is DocumentStartEvent:
+                documents += 1
+                if documents == 2:
+                    self.problem("HK007", "a content file holds one YAML document; found a second",
+                                 ev.start_mark, "remove the '---' line and what follows, or move it to its own file")
+                    return root
+            elif cls is StreamEndEvent:
+                return root
+
+    @staticmethod
+    def _attach(top: _Frame, value: Any, size: int) -> None:
+        if top.key is _COMPLEX:
+            top.key = _SKIP
+            return
+        top.size += size
+        if top.is_map:
+            if top.key is not _SKIP:
+                top.value[top.key] = value
+            top.key = None
+        else:
+            top.value.append(value)
+
+
+class _TooBig(Exception):
+    def __init__(self, mark: Any) -> None:
+        super().__init__("too big")
+        self.mark = mark
+
+
+def load_bytes(raw: bytes) -> LoadedYaml:
+    """Parse a YAML document from bytes; problems are collected, never raised."""
+    out = LoadedYaml(data=None)
+    if len(raw) > MAX_FILE_BYTES:
+        out.problems.append(YamlProblem(
+            "HK011", f"file is {len(raw):,} bytes; content files may be at most {MAX_FILE_BYTES:,}",
+            Pos(1, 1), "split the component list into a folder of smaller files"))
+        return out
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        out.problems.append(YamlProblem(
+            "HK002", f"file is not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", Pos(line, col),
+            "save the file as UTF-8 (most editors: 'Save with encoding')"))
+        return out
+    out.first_line = text.split("\n", 1)[0]
+    if "\x00" in text:
+        idx = text.index("\x00")
+        line = text.count("\n", 0, idx) + 1
+        out.problems.append(YamlProblem("HK002", "file contains a NUL character", Pos(line, 1)))
+        return out
+    builder = _Builder(out)
+    try:
+        out.data = builder.build(_event_source(text.encode("utf-8")))
+    except _TooBig as exc:
+        out.data = None
+        out.values.clear()
+        out.keys.clear()
+        out.problems.append(YamlProblem(
+            "HK010", f"aliases expand this file to more than {MAX_EXPANDED_NODES:,} values",
+            _mark(exc.mark), "an alias-expansion ('billion laughs') document is refused; write values out"))
+    except Exception as exc:  # the YAML library's syntax errors
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        context_mark = getattr(exc, "context_mark", None)
+        message = f"YAML syntax error: {problem}"
+        if context:
+            where = f" at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
+            message += f" ({context}{where})"
+        out.data = None
+        out.problems.append(YamlProblem(
+            "HK001", message, _mark(mark) if mark is not None else Pos(1, 1),
+            "check indentation, colons and closing brackets near this point"))
+    return out
