@@ -91,7 +91,7 @@ def schema_files() -> list[Path]:
 
 
 def effects_of(item: dict[str, Any]) -> list[dict[str, Any]]:
-    return [*item.get("effects", []), *item.get("first-settlement-bonus", [])]
+    return [*item.get("effects", []), *item.get("first-settlement-effects", [])]
 
 
 # -- schemas -------------------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def all_effects() -> Iterator[tuple[str, dict[str, Any]]]:
         for item in items(kind):
             for effect in effects_of(item):
                 yield item["id"], effect
-    for effect in items("rules")[0]["battle"]["horde-terrain-bonuses"]:
+    for effect in items("rules")[0]["battle"]["horde-terrain-effects"]:
         yield "rules", effect
 
 
@@ -352,3 +352,12 @@ def test_each_player_colour_has_armies_and_settlements() -> None:
     army = {t["colour-name"] for t in items("army-token")}
     settlement = {t["colour-name"] for t in items("settlement-marker")}
     assert army == settlement and len(army) == 6
+
+
+def test_doc_describes_every_effect_kind_and_every_file() -> None:
+    doc = (ROOT / "docs" / "games" / "kingdoms.md").read_text(encoding="utf-8")
+    for kind in effect_kinds_in_schema():
+        assert f"#### `{kind}`" in doc, kind
+    for spec in manifest()["components"].values():
+        assert f"`{spec['file']}`" in doc, spec["file"]
+    assert "## Decisions on the seed's data" in doc
