@@ -1,0 +1,142 @@
+"""Starting a game: the rulebook's setup, or a scenario's described situation."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from engine.core.api import CHANCE, Decision
+from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, START_HAND, HHState, PartyHero, Stack
+
+STACK_NAMES = "ABCDEFGHIJ"
+PHASES = ("action", "dice", "attack", "horde", "end")
+
+
+def standard_setup(st: HHState) -> Iterator[Decision]:
+    """Five stacks, each a boss hidden among level 2 monsters under level 1 monsters; tops face
+    up; hands of five; a random start player, and the last-player token on their right."""
+    m = st.model
+    stacks = sum(m.monsters[i].quantity for i in st.boss_ids)
+    l1 = sum(st.pool[i] for i in st.l1_ids)
+    l2 = sum(st.pool[i] for i in st.l2_ids)
+    for k in range(stacks):
+        n1 = l1 // stacks + (1 if k < l1 % stacks else 0)
+        n2 = l2 // stacks + (1 if k < l2 % stacks else 0)
+        st.line.append(Stack(f"stack {STACK_NAMES[k]}", [HIDDEN_L2] * (n2 + 1) + [HIDDEN_L1] * n1, False, True))
+    for s in st.line:
+        yield from st.reveal(s)
+    for seat in range(st.n):
+        yield from st.draw_many(seat, START_HAND)
+    a = yield Decision(CHANCE, "Choose the start player", tuple(f"Player {i + 1}" for i in range(st.n)))
+    st.start_player = st.current = a
+    st.last_player = (a - 1) % st.n
+
+
+def _ids(st: HHState, space: str, items: Any) -> list[int]:
+    return [st.model.find(space, str(x)) for x in (items or [])]
+
+
+def apply_situation(st: HHState, sit: dict) -> str:
+    """Lay out a scenario's situation (see docs/scenarios.md); return the phase to start in."""
+    m = st.model
+    n = st.n
+    unknown = set(sit) - {"current", "last_player", "doom", "turn", "phase", "players", "stacks", "hero_deck",
+                          "discard", "town", "treasures", "shield", "steam", "bonus_strength", "rerolls",
+                          "extra_dice", "set_aside", "max_turns"}
+    if unknown:
+        raise ValueError(f"unknown setup keys: {', '.join(sorted(unknown))}")
+    deck_left = [c.quantity for c in m.deck]
+    tre_left = [t.quantity for t in m.treasures]
+    mon_left = [x.quantity for x in m.monsters]
+    town_left = [t.quantity for t in m.towns]
+
+    def take(left: list[int], i: int, what: str) -> None:
+        if left[i] <= 0:
+            raise ValueError(f"more copies of {what} than the game has")
+        left[i] -= 1
+
+    players = list(sit.get("players") or [])
+    if len(players) > n:
+        raise ValueError(f"{len(players)} players described for a {n}-player game")
+    for seat, p in enumerate(players):
+        for c in _ids(st, "deck", p.get("hand")):
+            take(deck_left, c, m.deck[c].id)
+            st.hands[seat].append(c)
+        for entry in p.get("party") or []:
+            e = entry if isinstance(entry, dict) else {"hero": entry}
+            c = m.find("deck", str(e["hero"]))
+            take(deck_left, c, m.deck[c].id)
+            h = PartyHero(c)
+            if e.get("treasure"):
+                h.treasure = m.find("treasure", str(e["treasure"]))
+                h.tlevel = int(e.get("level", 1))
+                take(tre_left, h.treasure, e["treasure"])
+            h.active = bool(e.get("active", False))
+            st.parties[seat].append(h)
+        for ident in p.get("victory") or []:
+            space, idx = m.by_id.get(str(ident), ("", -1))
+            if space == "monster":
+                take(mon_left, idx, str(ident))
+                st.victory[seat].append(idx)
+            elif space == "town":
+                take(town_left, idx, str(ident))
+                st.towns_won[seat].append(idx)
+            else:
+                raise ValueError(f"'{ident}' is neither a monster nor a town card")
+    for c in _ids(st, "monster", sit.get("set_aside")):
+        take(mon_left, c, m.monsters[c].id)
+        st.set_aside.append(c)
+    for k, entry in enumerate(sit.get("stacks") or []):
+        e = entry if isinstance(entry, dict) else {"cards": entry}
+        cards = _ids(st, "monster", e.get("cards"))
+        for c in cards:
+            take(mon_left, c, m.monsters[c].id)
+        if not cards:
+            continue
+        st.line.append(Stack(str(e.get("name", f"stack {STACK_NAMES[k]}")), list(reversed(cards)),
+                             not e.get("face_down", False), False))
+    st.pool = [0] * len(m.monsters)
+    st.monster_box = mon_left
+    discard = _ids(st, "deck", sit.get("discard"))
+    for c in discard:
+        take(deck_left, c, m.deck[c].id)
+        st.discard_counts[c] += 1
+    st.discard_size = len(discard)
+    if "hero_deck" in sit:
+        st.deck_counts = [0] * len(m.deck)
+        for c in _ids(st, "deck", sit["hero_deck"]):
+            take(deck_left, c, m.deck[c].id)
+            st.deck_counts[c] += 1
+        st.deck_box = deck_left
+    else:
+        st.deck_counts = deck_left
+        st.deck_box = [0] * len(m.deck)
+    st.deck_size = sum(st.deck_counts)
+    if "town" in sit:
+        st.town_counts = [0] * len(m.towns)
+        for t in _ids(st, "town", sit["town"]):
+            take(town_left, t, m.towns[t].id)
+            st.town_counts[t] += 1
+        st.town_box = town_left
+    else:
+        st.town_counts = town_left
+    if "treasures" in sit:
+        st.treasure_counts = [0] * len(m.treasures)
+        for t in _ids(st, "treasure", sit["treasures"]):
+            take(tre_left, t, m.treasures[t].id)
+            st.treasure_counts[t] += 1
+        st.box.extend(i for i, c in enumerate(tre_left) for _ in range(c))
+    else:
+        st.treasure_counts = tre_left
+    st.current = int(sit.get("current", 0))
+    st.last_player = int(sit.get("last_player", n - 1))
+    st.doom = int(sit.get("doom", 0))
+    st.final = st.doom >= m.doom_tokens
+    st.turns = int(sit.get("turn", 0))
+    st.shield = int(sit.get("shield", 0))
+    st.steam = int(sit.get("steam", 0))
+    st.bonus_strength = int(sit.get("bonus_strength", 0))
+    st.rerolls += int(sit.get("rerolls", 0))
+    st.start_dice += int(sit.get("extra_dice", 0))
+    phase = str(sit.get("phase", "action"))
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+    return phase

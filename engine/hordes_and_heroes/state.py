@@ -1,0 +1,772 @@
+"""The rules of Hordes & Heroes as one sequential generator (see engine.core.sequential).
+
+Hidden cards are drawn when they are revealed rather than shuffled up front: the hero deck,
+the treasure deck and the town deck are multisets, and a face-down horde card is a slot that
+only knows its level (and whether its stack's boss is still hidden). Drawing a uniformly random
+card at reveal time gives the same distribution as shuffling first, needs far fewer chance
+events, and lets a scenario name the card it wants ("Vampire Lord") instead of a shuffle index.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+from engine.core.api import CHANCE, Decision, GameResult
+from engine.core.sequential import SequentialState
+from engine.hordes_and_heroes.effects import HANDLERS
+from engine.hordes_and_heroes.model import DeckCard, Model
+
+HIDDEN_L1 = -1
+HIDDEN_L2 = -2
+PARTY_LIMIT = 5
+HAND_LIMIT = 5
+START_HAND = 5
+END_DRAW = 4
+DICE = 5
+REROLLS = 2
+RECRUITS = 2
+PLAYS = 2
+
+FACES = ("1", "2", "3", "4", "5", "6")
+_ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
+
+
+class PartyHero:
+    """A hero in a party; mutable because treasures attach and activation toggles."""
+
+    __slots__ = ("card", "treasure", "tlevel", "active")
+
+    def __init__(self, card: int, treasure: int = -1, tlevel: int = 0) -> None:
+        self.card = card
+        self.treasure = treasure
+        self.tlevel = tlevel
+        self.active = False
+
+
+class Stack:
+    """A horde stack, bottom card first. Entries >= 0 are monsters, negative entries hidden slots."""
+
+    __slots__ = ("name", "cards", "up", "boss_hidden")
+
+    def __init__(self, name: str, cards: list[int], up: bool, boss_hidden: bool) -> None:
+        self.name = name
+        self.cards = cards
+        self.up = up
+        self.boss_hidden = boss_hidden
+
+
+class HHState(SequentialState):
+    """A game of Hordes & Heroes. Build with `new_state` or `scenario_state` (setup.py)."""
+
+    def __init__(self, model: Model, players: int, options: dict | None = None,
+                 situation: Any = None) -> None:
+        options = dict(options or {})
+        self.model = model
+        self.n = players
+        self.options = options
+        self.max_turns = int(options.get("max_turns", 300))
+        self.situation = situation
+        m = model
+        nd = len(m.deck)
+        # usage counters: event -> per card -> per seat
+        self.use_deck = {e: [[0] * players for _ in range(nd)] for e in ("recruited", "played", "activated", "lost")}
+        self.use_mon = {e: [[0] * players for _ in m.monsters] for e in ("defeated", "captured")}
+        self.use_town = [[0] * players for _ in m.towns]
+        self.use_tre = [[0] * players for _ in m.treasures]
+        # places
+        self.deck_counts = [c.quantity for c in m.deck]
+        self.deck_size = sum(self.deck_counts)
+        self.discard_counts = [0] * nd
+        self.discard_size = 0
+        self.in_play: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.parties: list[list[PartyHero]] = [[] for _ in range(players)]
+        self.victory: list[list[int]] = [[] for _ in range(players)]
+        self.towns_won: list[list[int]] = [[] for _ in range(players)]
+        self.pool = [0] * len(m.monsters)       # unrevealed monsters by index
+        self.l1_ids = [x.idx for x in m.monsters if x.level == 1]
+        self.l2_ids = [x.idx for x in m.monsters if x.level == 2]
+        self.boss_ids = [x.idx for x in m.monsters if x.level == 3]
+        for x in m.monsters:
+            self.pool[x.idx] = x.quantity
+        self.line: list[Stack] = []
+        self.set_aside: list[int] = []
+        self.town_counts = [t.quantity for t in m.towns]
+        self.treasure_counts = [t.quantity for t in m.treasures]
+        self.treasure_discard: list[int] = []
+        self.box: list[int] = []
+        self.pending_treasure = -1
+        self.doom = 0
+        self.final = False
+        self.start_player = 0
+        self.last_player = players - 1
+        self.current = 0
+        self.turns = 0
+        self.end_reason = ""
+        self.phase = "setup"
+        # turn state
+        self.in_roll = False
+        self.faces: list[int] = []
+        self.locked: list[bool] = []
+        self.kept: list[bool] = []
+        self.rerolls = REROLLS
+        self.start_dice = DICE
+        self.steam = 0
+        self.shield = 0
+        self.bonus_strength = 0
+        self.class_bonus: list[tuple[str, int, bool]] = []
+        self.discounts: list[int] = []
+        self.recruits_left = RECRUITS
+        self.plays_left = PLAYS
+        self.opened: list[Stack] = []
+        self.ctx_stack: Stack | None = None
+        self.last_counterattack = (0, 0)   # (total, damage after shields)
+        self.last_ambush = (0, 0)
+        self.remaining = 0
+        self.pending_damage = 0
+        self.deck_box: list[int] | None = None
+        self.monster_box: list[int] | None = None
+        self.town_box: list[int] | None = None
+        self.moves: tuple = ()             # structured twin of the pending options, for bots
+        self.dkind = ""                    # what the pending decision is about, for bots
+        self._labels: dict[Any, str] = {}
+        super().__init__()
+
+    def _fresh(self) -> "HHState":
+        return HHState(self.model, self.n, self.options, self.situation)
+
+    # ------------------------------------------------------------------ helpers
+    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list) -> Decision:
+        """Record the structured moves for bots and build the Decision."""
+        self.dkind = kind
+        self.moves = moves
+        return Decision(seat, prompt, tuple(labels))
+
+    def hand_limit(self, seat: int) -> int:
+        deck = self.model.deck
+        return HAND_LIMIT + sum(deck[h.card].hand_bonus for h in self.parties[seat])
+
+    def hero_label(self, h: PartyHero) -> str:
+        name = self.model.deck[h.card].name
+        if h.treasure >= 0:
+            return f"{name} (with {self.model.treasures[h.treasure].half_names[h.tlevel - 1]})"
+        return name
+
+    def total_strength(self, seat: int) -> int:
+        deck = self.model.deck
+        active = [deck[h.card] for h in self.parties[seat] if h.active]
+        total = sum(c.strength for c in active) + self.bonus_strength
+        for cls, amount, own in self.class_bonus:
+            total += amount * (sum(1 for c in active if c.cls == cls) - (1 if own else 0))
+        return total
+
+    # ------------------------------------------------------------------ chance draws
+    def draw_card(self, seat: int) -> Iterator[Decision]:
+        """Draw one hero-deck card into `seat`'s hand; reshuffle the discard pile when empty."""
+        if self.deck_size == 0:
+            if self.discard_size == 0:
+                return
+            counts = self.deck_counts
+            for i, c in enumerate(self.discard_counts):
+                counts[i] += c
+                self.discard_counts[i] = 0
+            self.deck_size, self.discard_size = self.discard_size, 0
+        counts = self.deck_counts
+        deck = self.model.deck
+        idx = [i for i, c in enumerate(counts) if c]
+        a = yield Decision(CHANCE, "Draw from the hero deck", tuple(deck[i].name for i in idx),
+                           tuple(float(counts[i]) for i in idx))
+        card = idx[a]
+        counts[card] -= 1
+        self.deck_size -= 1
+        self.hands[seat].append(card)
+
+    def draw_many(self, seat: int, amount: int) -> Iterator[Decision]:
+        for _ in range(amount):
+            yield from self.draw_card(seat)
+
+    def roll_dice(self, which: Iterable[int]) -> Iterator[Decision]:
+        faces = self.faces
+        for i in which:
+            faces[i] = (yield _ROLL[i]) + 1
+
+    def reveal(self, s: Stack) -> Iterator[Decision]:
+        """Turn the top card of a stack face up, drawing a hidden card's identity."""
+        top = s.cards[-1]
+        if top < 0:
+            pool = self.pool
+            mons = self.model.monsters
+            if top == HIDDEN_L1:
+                idx = [i for i in self.l1_ids if pool[i]]
+                weights = [float(pool[i]) for i in idx]
+            else:
+                k = s.cards.count(HIDDEN_L2)
+                bosses = [i for i in self.boss_ids if pool[i]] if s.boss_hidden else []
+                if s.boss_hidden and k == 1:
+                    idx, weights = bosses, [1.0] * len(bosses)
+                else:
+                    l2 = [i for i in self.l2_ids if pool[i]]
+                    nb = len(bosses) or 1
+                    n2 = sum(pool[i] for i in l2)
+                    idx = bosses + l2
+                    weights = [float(n2)] * len(bosses) + [float((k - 1 if s.boss_hidden else 1) * nb * pool[i]) for i in l2]
+            if not idx:
+                raise RuntimeError(f"no hidden monster left to reveal in {s.name}")
+            a = yield Decision(CHANCE, f"Reveal the top of {s.name}", tuple(mons[i].name for i in idx), tuple(weights))
+            mid = idx[a]
+            pool[mid] -= 1
+            if mons[mid].level == 3:
+                s.boss_hidden = False
+            s.cards[-1] = mid
+        s.up = True
+
+    # ------------------------------------------------------------------ the game
+    def _rules(self) -> Iterator[Decision]:
+        from engine.hordes_and_heroes.setup import apply_situation, standard_setup
+        if self.situation is None:
+            yield from standard_setup(self)
+            phase = "action"
+        else:
+            phase = apply_situation(self, self.situation)
+        while True:
+            seat = self.current
+            yield from self.turn(seat, phase)
+            phase = "action"
+            self.turns += 1
+            if self.final and seat == self.last_player:
+                self.end_reason = "bosses"
+                break
+            if self.turns >= self.max_turns:
+                self.end_reason = "stalemate"
+                break
+            self.current = (seat + 1) % self.n
+            self.reset_turn()
+        self.phase = "over"
+
+    def reset_turn(self) -> None:
+        for h in self.parties[self.current]:
+            h.active = False
+        for p in self.parties:
+            for h in p:
+                h.active = False
+        self.in_roll = False
+        self.faces, self.locked, self.kept = [], [], []
+        self.rerolls, self.start_dice = REROLLS, DICE
+        self.steam = self.shield = self.bonus_strength = 0
+        self.class_bonus, self.discounts, self.opened, self.set_aside = [], [], [], []
+        self.recruits_left, self.plays_left = RECRUITS, PLAYS
+        self.last_counterattack = self.last_ambush = (0, 0)
+
+    def turn(self, seat: int, phase: str) -> Iterator[Decision]:
+        order = ("action", "dice", "attack", "horde", "end")
+        start = order.index(phase)
+        if start <= 0:
+            self.phase = "action"
+            yield from self.action_phase(seat)
+        if start <= 1:
+            self.phase = "dice"
+            yield from self.roll_step(seat)
+        if start <= 2:
+            self.phase = "attack"
+            yield from self.attack_step(seat)
+            yield from self.counterattack_step(seat)
+            yield from self.treasure_step(seat)
+        if start <= 3:
+            self.phase = "horde"
+            yield from self.horde_phase(seat)
+        self.phase = "end"
+        yield from self.end_phase(seat)
+
+    # ------------------------------------------------------------------ 1. action phase
+    def action_phase(self, seat: int) -> Iterator[Decision]:
+        deck = self.model.deck
+        hand = self.hands[seat]
+        while True:
+            labels, moves, seen = [], [], set()
+            for card in hand:
+                if card in seen:
+                    continue
+                seen.add(card)
+                c = deck[card]
+                if c.is_action:
+                    if self.plays_left > 0:
+                        labels.append(f"Play {c.name}")
+                        moves.append(("play", card))
+                elif self.recruits_left > 0:
+                    labels.append(f"Recruit {c.name}")
+                    moves.append(("recruit", card))
+            if not moves:
+                return
+            labels.append("End the action phase")
+            moves.append(("end", -1))
+            a = yield self.ask(seat, "action", "Recruit a hero or play an action", labels, moves)
+            kind, card = moves[a]
+            if kind == "end":
+                return
+            hand.remove(card)
+            if kind == "recruit":
+                self.recruits_left -= 1
+                self.in_play.append(card)
+                if len(self.parties[seat]) >= PARTY_LIMIT:
+                    yield from self.discard_from_party(seat, 1, "Your party is full: discard a hero")
+                self.in_play.remove(card)
+                self.parties[seat].append(PartyHero(card))
+                self.use_deck["recruited"][card][seat] += 1
+            else:
+                self.plays_left -= 1
+                self.in_play.append(card)
+                self.use_deck["played"][card][seat] += 1
+                for e in deck[card].effects:
+                    yield from HANDLERS[e.kind](self, seat, e, None)
+                self.in_play.remove(card)
+                self.discard_counts[card] += 1
+                self.discard_size += 1
+
+    def discard_hero(self, seat: int, h: PartyHero) -> None:
+        """A hero leaves the party: to the discard pile, its treasure back to the box."""
+        self.parties[seat].remove(h)
+        h.active = False
+        self.discard_counts[h.card] += 1
+        self.discard_size += 1
+        if h.treasure >= 0:
+            self.box.append(h.treasure)
+            h.treasure = -1
+
+    def party_choices(self, heroes: list[PartyHero]) -> tuple[list[str], list]:
+        labels, moves, seen = [], [], set()
+        for h in heroes:
+            key = (h.card, h.treasure, h.tlevel)
+            if key in seen:
+                continue
+            seen.add(key)
+            labels.append(self.hero_label(h))
+            moves.append(h)
+        return labels, moves
+
+    def discard_from_party(self, seat: int, amount: int, prompt: str = "Discard a hero from your party") -> Iterator[Decision]:
+        for _ in range(amount):
+            party = self.parties[seat]
+            if not party:
+                return
+            labels, moves = self.party_choices(party)
+            a = yield self.ask(seat, "party-discard", prompt, [f"Discard {x}" for x in labels], moves)
+            self.discard_hero(seat, moves[a])
+
+    def discard_from_hand(self, seat: int, amount: int, why: str) -> Iterator[Decision]:
+        deck = self.model.deck
+        for _ in range(amount):
+            hand = self.hands[seat]
+            if not hand:
+                return
+            cards = sorted(set(hand))
+            a = yield self.ask(seat, "hand-discard", "Discard a card from your hand",
+                               [f"Discard {deck[c].name}" for c in cards], cards)
+            card = cards[a]
+            hand.remove(card)
+            self.discard_counts[card] += 1
+            self.discard_size += 1
+
+    # ------------------------------------------------------------------ 2A. roll step
+    def payments(self, h: PartyHero, counts: list[int]) -> list[tuple]:
+        """Legal ways to pay a hero's activation cost with the free dice `counts` or steam."""
+        c: DeckCard = self.model.deck[h.card]
+        out: list[tuple] = []
+        if c.xn:
+            disc = max(self.discounts) if self.discounts else 0
+            need = c.xn - disc
+            if need <= 0:
+                out.append(("free", 0, 0, disc))
+            else:
+                for f in range(1, 7):
+                    if counts[f] >= need:
+                        out.append(("dice", f, need, disc))
+        else:
+            ec = c.exact_counts
+            for f in range(1, 7):
+                if counts[f] < ec[f]:
+                    break
+            else:
+                out.append(("exact", 0, 0, 0))
+        if c.steam and self.steam >= c.steam:
+            out.append(("steam", 0, c.steam, 0))
+        return out
+
+    def pay_label(self, card: int, pay: tuple) -> str:
+        key = (card, pay[0], pay[1], pay[2])
+        label = self._labels.get(key)
+        if label is None:
+            c = self.model.deck[card]
+            kind = pay[0]
+            if kind == "dice":
+                how = "with " + " ".join([str(pay[1])] * pay[2])
+            elif kind == "exact":
+                how = "with " + " ".join(map(str, c.exact))
+            elif kind == "steam":
+                how = f"with {pay[2]} steam"
+            else:
+                how = "for free (cost reduced)"
+            label = self._labels[key] = f"Activate {c.name} {how}"
+        return label
+
+    def lock_dice(self, face: int, n: int) -> None:
+        """Lock `n` free dice showing `face`; kept dice go first (that is why they were kept)."""
+        faces, locked, kept = self.faces, self.locked, self.kept
+        for want_kept in (True, False):
+            for i in range(len(faces)):
+                if n and faces[i] == face and not locked[i] and kept[i] == want_kept:
+                    locked[i] = True
+                    kept[i] = False
+                    n -= 1
+
+    def roll_step(self, seat: int) -> Iterator[Decision]:
+        n = self.start_dice
+        self.faces, self.locked, self.kept = [0] * n, [False] * n, [False] * n
+        self.in_roll = True
+        yield from self.roll_dice(range(n))
+        party = self.parties[seat]
+        deck = self.model.deck
+        while True:
+            toggled: set[int] = set()
+            while True:
+                faces, locked, kept = self.faces, self.locked, self.kept
+                counts = [0] * 7
+                for i, f in enumerate(faces):
+                    if not locked[i]:
+                        counts[f] += 1
+                counts[0] = 0
+                labels: list[str] = []
+                moves: list[tuple] = []
+                for h in party:
+                    if not h.active:
+                        for pay in self.payments(h, counts):
+                            labels.append(self.pay_label(h.card, pay))
+                            moves.append(("act", h, pay))
+                if self.rerolls > 0:
+                    can_roll = False
+                    for i, f in enumerate(faces):
+                        if locked[i]:
+                            continue
+                        if not kept[i]:
+                            can_roll = True
+                        if f and i not in toggled:
+                            if kept[i]:
+                                labels.append(f"Release die {i + 1} ({f})")
+                                moves.append(("release", i))
+                            else:
+                                labels.append(f"Keep die {i + 1} ({f})")
+                                moves.append(("keep", i))
+                    if can_roll:
+                        labels.append(f"Reroll ({self.rerolls} left)")
+                        moves.append(("reroll", 0))
+                if not moves:
+                    self.in_roll = False
+                    return
+                labels.append("Stop rolling")
+                moves.append(("stop", 0))
+                a = yield self.ask(seat, "roll", "Roll step", labels, moves)
+                move = moves[a]
+                kind = move[0]
+                if kind == "act":
+                    h, pay = move[1], move[2]
+                    if pay[3]:
+                        self.discounts.remove(pay[3])
+                    if pay[0] == "dice":
+                        self.lock_dice(pay[1], pay[2])
+                    elif pay[0] == "exact":
+                        for f in deck[h.card].exact:
+                            self.lock_dice(f, 1)
+                    elif pay[0] == "steam":
+                        self.steam -= pay[2]
+                    yield from self.activate(seat, h)
+                elif kind == "keep":
+                    kept[move[1]] = True
+                    toggled.add(move[1])
+                elif kind == "release":
+                    kept[move[1]] = False
+                    toggled.add(move[1])
+                elif kind == "reroll":
+                    self.rerolls -= 1
+                    yield from self.roll_dice([i for i in range(len(faces)) if not locked[i] and not kept[i]])
+                    break  # a new roll: every die may be kept or released again
+                else:
+                    self.in_roll = False
+                    return
+
+    def activate(self, seat: int, h: PartyHero) -> Iterator[Decision]:
+        """A hero becomes active: its abilities fire, then those of the treasure it carries."""
+        h.active = True
+        self.use_deck["activated"][h.card][seat] += 1
+        for e in self.model.deck[h.card].effects:
+            yield from HANDLERS[e.kind](self, seat, e, h)
+        if h.treasure >= 0:
+            for e in self.model.treasures[h.treasure].halves[h.tlevel - 1]:
+                yield from HANDLERS[e.kind](self, seat, e, h)
+
+    def free_activation(self, seat: int, limit: int, src: PartyHero | None) -> Iterator[Decision]:
+        deck = self.model.deck
+        cands = [h for h in self.parties[seat] if not h.active and h is not src and deck[h.card].strength <= limit]
+        if not cands:
+            return
+        labels, moves = self.party_choices(cands)
+        labels = [f"Activate {x} for free" for x in labels] + ["Activate nobody"]
+        moves = moves + [None]
+        a = yield self.ask(seat, "activate-hero", "Activate another hero", labels, moves)
+        if moves[a] is not None:
+            yield from self.activate(seat, moves[a])
+
+    def choose_set_die(self, seat: int, count: int) -> Iterator[Decision]:
+        for _ in range(count):
+            faces = sorted({f for i, f in enumerate(self.faces) if f and not self.locked[i]})
+            if not faces:
+                return
+            labels = [f"Change a {f}" for f in faces] + ["Change nothing"]
+            a = yield self.ask(seat, "set-die-which", "Choose a die to turn", labels, faces + [0])
+            old = (faces + [0])[a]
+            if not old:
+                return
+            news = [f for f in range(1, 7) if f != old]
+            b = yield self.ask(seat, "set-die-face", f"Turn the {old} to", [f"Make it a {f}" for f in news], news)
+            for i, f in enumerate(self.faces):
+                if f == old and not self.locked[i]:
+                    self.faces[i] = news[b]
+                    break
+
+    # ------------------------------------------------------------------ captures, stacks
+    def stack_label(self, s: Stack) -> str:
+        pos = self.line.index(s)
+        return f"{s.name}, vanguard" if pos == len(self.line) - 1 else s.name
+
+    def remove_top(self, s: Stack) -> int:
+        """Take the top monster off; close the line up if the stack is now empty."""
+        mid = s.cards.pop()
+        s.up = False
+        if s not in self.opened:
+            self.opened.append(s)
+        if not s.cards:
+            self.line.remove(s)
+        if self.model.monsters[mid].level == 3:
+            self.doom += 1
+            if self.doom >= self.model.doom_tokens:
+                self.final = True
+        return mid
+
+    def choose_capture(self, seat: int, max_strength: int, other_stack: bool) -> Iterator[Decision]:
+        mons = self.model.monsters
+        cands = [s for s in self.line if s.up and s.cards and s.cards[-1] >= 0
+                 and mons[s.cards[-1]].strength <= max_strength
+                 and not (other_stack and s is self.ctx_stack)]
+        if not cands:
+            return
+        labels = [f"Capture {mons[s.cards[-1]].name} ({self.stack_label(s)})" for s in cands] + ["Capture nothing"]
+        a = yield self.ask(seat, "capture", "Put a monster into your victory pile", labels, cands + [None])
+        if a < len(cands):
+            mid = self.remove_top(cands[a])
+            self.victory[seat].append(mid)
+            self.use_mon["captured"][mid][seat] += 1
+
+    def choose_move_stack(self, seat: int) -> Iterator[Decision]:
+        line = self.line
+        if len(line) < 2:
+            return
+        mons = self.model.monsters
+        def desc(s: Stack) -> str:
+            return mons[s.cards[-1]].name if s.up and s.cards[-1] >= 0 else "face down"
+        labels = [f"Move {s.name} (top: {desc(s)})" for s in line] + ["Move nothing"]
+        a = yield self.ask(seat, "move-which", "Choose a horde stack to move", labels, list(line) + [None])
+        if a == len(line):
+            return
+        s = line[a]
+        spots = [i for i in range(len(line)) if i != a]
+        names = [f"To position {i + 1}" + (" (vanguard)" if i == len(line) - 1 else "") for i in spots]
+        b = yield self.ask(seat, "move-where", f"Where does {s.name} go?", names, spots)
+        line.remove(s)
+        line.insert(spots[b], s)
+
+    # ------------------------------------------------------------------ 2B. attack
+    def attack_step(self, seat: int) -> Iterator[Decision]:
+        remaining = self.total_strength(seat)
+        mons = self.model.monsters
+        locked_into: Stack | None = None
+        while True:
+            labels: list[str] = []
+            moves: list[tuple] = []
+            if locked_into is None:
+                for s in self.line:
+                    if s.up and mons[s.cards[-1]].strength <= remaining:
+                        labels.append(f"Attack {mons[s.cards[-1]].name} ({self.stack_label(s)})")
+                        moves.append(("attack", s))
+                if remaining > 0:
+                    for s in self.opened:
+                        if s.cards and not s.up:
+                            labels.append(f"Flip the top of {self.stack_label(s)}")
+                            moves.append(("flip", s))
+            elif remaining > 0 and locked_into.cards and not locked_into.up:
+                labels.append(f"Flip the top of {self.stack_label(locked_into)}")
+                moves.append(("flip", locked_into))
+            if not moves:
+                return
+            labels.append("End the attack")
+            moves.append(("end", None))
+            self.remaining = remaining
+            a = yield self.ask(seat, "attack", f"Attack with {remaining} strength", labels, moves)
+            kind, s = moves[a]
+            if kind == "end":
+                return
+            if kind == "flip":
+                locked_into = s
+                yield from self.reveal(s)
+                if mons[s.cards[-1]].strength > remaining:
+                    return  # a flipped monster too strong ends the attack
+            remaining -= mons[s.cards[-1]].strength
+            yield from self.defeat(seat, s)
+
+    def defeat(self, seat: int, s: Stack) -> Iterator[Decision]:
+        mid = self.remove_top(s)
+        self.set_aside.append(mid)
+        self.use_mon["defeated"][mid][seat] += 1
+        effects = self.model.monsters[mid].effects
+        if effects:
+            self.ctx_stack = s
+            for e in effects:
+                yield from HANDLERS[e.kind](self, seat, e, None)
+            self.ctx_stack = None
+
+    # ------------------------------------------------------------------ 2C/2D
+    def take_damage(self, seat: int, dmg: int) -> Iterator[Decision]:
+        """Lose active heroes of your choice, each soaking its strength, until the damage is
+        gone or no active hero is left (a 0-strength hero soaks nothing)."""
+        deck = self.model.deck
+        while dmg > 0:
+            actives = [h for h in self.parties[seat] if h.active]
+            if not actives:
+                return
+            labels, moves = self.party_choices(actives)
+            self.pending_damage = dmg
+            a = yield self.ask(seat, "damage", f"Take {dmg} damage: lose an active hero",
+                               [f"Lose {x}" for x in labels], moves)
+            h = moves[a]
+            self.use_deck["lost"][h.card][seat] += 1
+            dmg -= deck[h.card].strength
+            self.discard_hero(seat, h)
+
+    def counterattack_step(self, seat: int) -> Iterator[Decision]:
+        mons = self.model.monsters
+        total = sum(mons[m].counterattack for m in self.set_aside)
+        dmg = max(0, total - self.shield)
+        self.last_counterattack = (total, dmg)
+        yield from self.take_damage(seat, dmg)
+
+    def treasure_step(self, seat: int) -> Iterator[Decision]:
+        mons = self.model.monsters
+        trs = self.model.treasures
+        if any(h.active for h in self.parties[seat]):
+            for mid in self.set_aside:
+                level = mons[mid].treasure
+                if not level:
+                    continue
+                counts = self.treasure_counts
+                idx = [i for i, c in enumerate(counts) if c]
+                if not idx:
+                    break
+                a = yield Decision(CHANCE, "Draw a treasure", tuple(trs[i].name for i in idx),
+                                   tuple(float(counts[i]) for i in idx))
+                t = idx[a]
+                counts[t] -= 1
+                self.pending_treasure = t
+                actives = [h for h in self.parties[seat] if h.active]
+                labels, moves = self.party_choices(actives)
+                half = trs[t].half_names[level - 1]
+                labels = [f"Attach {half} to {x}" for x in labels] + [f"Discard {half}"]
+                b = yield self.ask(seat, "treasure", "Attach the treasure", labels, moves + [None])
+                self.pending_treasure = -1
+                h = (moves + [None])[b]
+                if h is None:
+                    self.treasure_discard.append(t)
+                else:
+                    if h.treasure >= 0:
+                        self.treasure_discard.append(h.treasure)
+                    h.treasure, h.tlevel = t, level
+                    self.use_tre[t][seat] += 1
+        self.victory[seat].extend(self.set_aside)
+        self.set_aside = []
+
+    # ------------------------------------------------------------------ 3. horde phase
+    def horde_phase(self, seat: int) -> Iterator[Decision]:
+        line = self.line
+        towns = self.model.towns
+        if line and line[-1].up:
+            counts = self.town_counts
+            idx = [i for i, c in enumerate(counts) if c]
+            if idx:  # no town left: nothing happens (FAQ)
+                a = yield Decision(CHANCE, "The vanguard destroys a town card", tuple(towns[i].name for i in idx),
+                                   tuple(float(counts[i]) for i in idx))
+                t = idx[a]
+                counts[t] -= 1
+                self.towns_won[seat].append(t)
+                self.use_town[t][seat] += 1
+                for e in towns[t].effects:
+                    yield from HANDLERS[e.kind](self, seat, e, None)
+        for s in list(self.line):
+            if s.cards and not s.up:
+                yield from self.reveal(s)
+        mons = self.model.monsters
+        total = sum(mons[s.cards[-1]].ambush for s in self.line if s.up)
+        dmg = max(0, total - self.shield)
+        self.last_ambush = (total, dmg)
+        yield from self.take_damage(seat, dmg)
+
+    # ------------------------------------------------------------------ 4. end phase
+    def end_phase(self, seat: int) -> Iterator[Decision]:
+        for _ in range(END_DRAW):
+            yield from self.draw_card(seat)
+        limit = self.hand_limit(seat)
+        if len(self.hands[seat]) > limit:
+            yield from self.discard_from_hand(seat, len(self.hands[seat]) - limit, "hand limit")
+        self.in_roll = False
+        self.faces, self.locked, self.kept = [], [], []
+        self.steam = 0
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, seat: int) -> int:
+        mons, towns = self.model.monsters, self.model.towns
+        return sum(mons[m].xp for m in self.victory[seat]) - sum(towns[t].xp_penalty for t in self.towns_won[seat])
+
+    def result(self) -> GameResult:
+        scores = [self.score(s) for s in range(self.n)]
+        keys = [(scores[s], len(self.victory[s]), len(self.parties[s])) for s in range(self.n)]
+        best = max(keys)
+        winners = [s for s in range(self.n) if keys[s] == best]
+        usage: dict[str, dict[str, list[int]]] = {}
+        m = self.model
+        for event, table in self.use_deck.items():
+            for i, row in enumerate(table):
+                if any(row):
+                    usage.setdefault(m.deck[i].id, {})[event] = list(row)
+        for event, table in self.use_mon.items():
+            for i, row in enumerate(table):
+                if any(row):
+                    usage.setdefault(m.monsters[i].id, {})[event] = list(row)
+        for i, row in enumerate(self.use_town):
+            if any(row):
+                usage.setdefault(m.towns[i].id, {})["destroyed"] = list(row)
+        for i, row in enumerate(self.use_tre):
+            if any(row):
+                usage.setdefault(m.treasures[i].id, {})["attached"] = list(row)
+        stats = {
+            "bosses_defeated": float(self.doom),
+            "towns_destroyed": float(sum(len(t) for t in self.towns_won)),
+            "monsters_taken": float(sum(len(v) for v in self.victory)),
+            "stacks_left": float(len(self.line)),
+            "margin": float(sorted(scores)[-1] - sorted(scores)[-2]) if self.n > 1 else 0.0,
+        }
+        return GameResult(scores, winners, self.end_reason or "unfinished", self.turns, usage, stats)
+
+    def fingerprint(self) -> Any:
+        return (tuple(self.actions), tuple(tuple(h) for h in self.hands),
+                tuple(tuple((h.card, h.treasure, h.tlevel) for h in p) for p in self.parties),
+                tuple(tuple(v) for v in self.victory), tuple(tuple(s.cards) for s in self.line),
+                tuple(self.deck_counts), tuple(self.discard_counts), self.doom, self.turns)
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> list[str]:
+        from engine.hordes_and_heroes.invariants import check
+        return check(self)
