@@ -48,10 +48,10 @@ def _action(st: HHState, moves: list) -> int:
         if kind == "play":
             return i
         if kind == "recruit":
-            v = _value(st, card)
+            v = _value(st, card) - sum(1.5 for h in party if h.card == card)
             if len(party) >= 5:
                 worst = min(_hero_value(st, h) for h in party)
-                if v <= worst + 1.0:
+                if v <= worst + 0.5:
                     continue
             if v > best_v:
                 best, best_v = i, v
@@ -69,6 +69,10 @@ def _hand_discard(st: HHState, moves: list) -> int:
 def _roll(st: HHState, moves: list) -> int:
     deck = st.model.deck
     # 1. activate: the most valuable hero; among its payments the face we have fewest of
+    counts = [0] * 7
+    for i, f in enumerate(st.faces):
+        if not st.locked[i]:
+            counts[f] += 1
     best, best_key = -1, None
     for i, mv in enumerate(moves):
         if mv[0] == "act":
@@ -76,7 +80,7 @@ def _roll(st: HHState, moves: list) -> int:
             c = deck[h.card]
             support = 2.0 if c.effects and c.effects[0].kind in ("extra-dice", "extra-reroll", "reduce-cost", "steam") else 0.0
             spare = 1.0 if pay[0] in ("free", "steam") else 0.0
-            key = (c.value + support + spare, -pay[2], -pay[1])
+            key = (c.value + support + spare, -(counts[pay[1]] - pay[2]) if pay[0] == "dice" else 0, -pay[2])
             if best_key is None or key > best_key:
                 best, best_key = i, key
     if best >= 0:
@@ -102,7 +106,7 @@ def _wanted_dice(st: HHState) -> set[int]:
         counts[faces[i]] += 1
     deck = st.model.deck
     disc = max(st.discounts) if st.discounts else 0
-    best_score, best_keep = 0.0, set()
+    plans: list[tuple[float, set[int]]] = []
     for h in st.parties[st.current]:
         if h.active:
             continue
@@ -123,10 +127,13 @@ def _wanted_dice(st: HHState) -> set[int]:
                     missing += 1
         else:
             continue
-        score = c.value / (1.0 + missing * missing)
-        if score > best_score:
-            best_score, best_keep = score, keep
-    return best_keep
+        plans.append((c.value / (1.0 + missing * missing), keep))
+    plans.sort(key=lambda p: -p[0])
+    chosen: set[int] = set()
+    for _, keep in plans[:2]:  # the two most promising heroes, if they want different dice
+        if not keep & chosen:
+            chosen |= keep
+    return chosen
 
 
 def _attack(st: HHState, moves: list) -> int:

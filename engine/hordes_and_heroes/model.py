@@ -149,7 +149,7 @@ def build_model(content: dict[str, list[dict]]) -> Model:
         for f in exact:
             counts[f] += 1
         effects = _effects(item.get("effects"))
-        value = (float(item["strength"]) + sum(
+        value = (float(item["strength"]) + 0.6 * sum(
             _VALUE.get(e.kind, 0.5) * (e.amount or 1) if e.kind != "capture" else 0.7 * e.max_strength
             for e in effects)) * activation_odds(xn, exact, int(cost.get("steam", 0)))
         deck.append(DeckCard(len(deck), item["id"], item["name"], False, item["class"], int(item["strength"]),

@@ -22,6 +22,7 @@ def probe(st: Any) -> dict[str, Any]:
     for p in range(st.n):
         players.append({
             "hand": [deck[c].id for c in st.hands[p]],
+            "hand_count": len(st.hands[p]),
             "party": [deck[h.card].id for h in st.parties[p]],
             "active": [deck[h.card].id for h in st.parties[p] if h.active],
             "treasures": {deck[h.card].id: trs[h.treasure].id for h in st.parties[p] if h.treasure >= 0},
