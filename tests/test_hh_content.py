@@ -11,7 +11,7 @@ from referencing import Registry, Resource
 
 from engine.hordes_and_heroes import SPEC
 from engine.hordes_and_heroes.model import all_effect_kinds
-from hh_support import CONTENT, SCHEMAS, TEMPLATES, content, load_yaml, manifest, model, schema
+from test_hh_support import CONTENT, SCHEMAS, TEMPLATES, content, load_yaml, manifest, model, schema
 
 BASE = "https://hordekit.local/schemas/"
 

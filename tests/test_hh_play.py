@@ -8,7 +8,7 @@ import pytest
 from engine.core.driver import derive_seed, play_game, replay
 from engine.hordes_and_heroes import SPEC
 from engine.hordes_and_heroes.bench import bench
-from hh_support import GOLDEN, model
+from test_hh_support import GOLDEN, model
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic"])

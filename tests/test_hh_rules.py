@@ -8,7 +8,7 @@ from engine.core.driver import sample_chance
 from engine.core.scenario import run_scenario
 from engine.hordes_and_heroes import SPEC
 from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, HHState
-from hh_support import content, model
+from test_hh_support import content, model
 
 
 def _until_player(st: HHState, seed: int = 0) -> None:

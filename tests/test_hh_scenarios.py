@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.scenario import run_scenario
-from hh_support import SCENARIOS, content, load_yaml
+from test_hh_support import SCENARIOS, content, load_yaml
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 

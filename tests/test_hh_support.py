@@ -1,4 +1,4 @@
-"""Shared loading for the Hordes & Heroes tests: the real content files, no mocks."""
+"""Shared loading for the Hordes & Heroes tests (no tests here): the real content files, no mocks."""
 from __future__ import annotations
 
 import functools
