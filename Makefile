@@ -25,6 +25,7 @@ test: $(STAMP)
 
 ## bench: print speed figures (validation, engine, PDF)
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:

@@ -176,6 +176,21 @@ def build(
     raise typer.Exit(1 if failed else 0)
 
 
+#: Modules that add their own commands to `app` through a `register(app)` function.
+COMMAND_MODULES = ("toolkit.pnp_cli", "toolkit.play_cli")
+
+
+def _register_commands() -> None:
+    import importlib.util
+
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
     try:
