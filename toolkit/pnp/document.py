@@ -1,0 +1,343 @@
+"""From loaded content to a print-and-play PDF: plan the sheets, draw each face once, place copies.
+
+The file is written next to its final path and moved into place with ``os.replace`` only when
+everything succeeded, so a failed or interrupted run never leaves half a PDF and never destroys
+the previous one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from toolkit.diagnostics import Diagnostic, Severity, error
+from toolkit.games import LoadedGame
+from toolkit.paths import display
+from toolkit.pnp.board import BoardPlan, draw_board_form, draw_board_page, plan_board
+from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
+from toolkit.pnp.faces import Face, base_context, collect_faces
+from toolkit.pnp.layoutfile import Design, Layouts, effect_templates, read_layouts
+from toolkit.pnp.sheets import Grid, Slot, make_grid
+from toolkit.pnp.templating import Templates, TemplateProblem
+from toolkit.pnp.units import PAPERS, mm
+
+BACK_MODES = ("duplex-long", "duplex-short", "separate", "none")
+Progress = Callable[[int], None]
+
+
+@dataclass
+class PnpReport:
+    """What a run printed: pages, faces per kind (copies included), file size, problems."""
+
+    output: Path | None
+    pages: int = 0
+    faces: dict[str, int] = field(default_factory=dict)
+    bytes: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+@dataclass
+class Placement:
+    form: str
+    slot: Slot
+
+
+@dataclass
+class Page:
+    label: str  # what the footer says this sheet holds
+    placements: list[Placement] = field(default_factory=list)
+    grid: Grid | None = None
+    back_of: int | None = None  # index of the front page this is the back of
+    front_no: int = 0  # for a back page: the page number of its front
+    board: tuple[str, BoardPlan, Any] | None = None
+
+
+@dataclass
+class BackForm:
+    design: Design
+    ctx: dict[str, Any]
+    target: Target
+
+
+@dataclass
+class Prepared:
+    """Everything needed to draw, checked: layouts, templates and faces."""
+
+    layouts: Layouts
+    templates: Templates
+    faces: list[Face]
+    env: DrawEnv
+
+
+def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared | None, list[Diagnostic]]:
+    game = loaded.game
+    if game is None or not loaded.ok:
+        return None, [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
+    layouts, diags = read_layouts(game.templates_dir)
+    if layouts is None:
+        return None, diags
+    effects, tdiags = effect_templates(game.templates_dir)
+    if tdiags:
+        return None, tdiags
+    lookup = {str(it.get("id")): it for items in loaded.data.values() for it in items if isinstance(it, dict)}
+    templates = Templates(effects, lookup)
+    faces, fdiags = collect_faces(loaded, layouts, only)
+    env = DrawEnv(templates, layouts.defaults, game.dir, Collector())
+    for d in fdiags:
+        env.collector.add(d)
+    return Prepared(layouts, templates, faces, env), []
+
+
+def _render(canvas: Any, design: Design, ctx: dict[str, Any], env: DrawEnv, target: Target, bleed: float,
+            loaded: LoadedGame) -> None:
+    try:
+        render_design(canvas, design, ctx, env, target, bleed, loaded.data)
+    except TemplateProblem as exc:
+        env.collector.add(error("HK403", f"{exc.message} (while printing {target.label}, {target.file}:{target.line})",
+                                exc.file, exc.line, 1, "fix the template; see docs/pnp.md for what templates see"))
+
+
+def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
+    """Lay every face out without drawing: text overflows (HK401) and other print problems.
+
+    Games without a layouts.yaml have nothing to check and give no diagnostics.
+    """
+    game = loaded.game
+    if game is None or not loaded.ok or not (game.templates_dir / "layouts.yaml").is_file():
+        return []
+    prepared, diags = prepare(loaded)
+    if prepared is None:
+        return diags
+    for face in prepared.faces:
+        _render(None, face.design, face.ctx, prepared.env, face.target, 0.0, loaded)
+    _check_backs(prepared, loaded)
+    return prepared.env.collector.diagnostics
+
+
+def _check_backs(prepared: Prepared, loaded: LoadedGame) -> None:
+    for name, design in prepared.layouts.backs.items():
+        if design.per_item:
+            for face in prepared.faces:
+                if face.design.back == name:
+                    _render(None, Design(name, face.design.size, design.boxes), {**face.ctx, "deck": name},
+                            prepared.env, face.target, 0.0, loaded)
+            continue
+        target = Target(f"back '{name}'", design.where.file if design.where else "", design.where.line if design.where else 1)
+        _render(None, design, {**base_context(loaded), "deck": name}, prepared.env, target, 0.0, loaded)
+
+
+def _back_form(name: str, size: tuple[float, float]) -> str:
+    return f"back:{name}:{size[0]:g}x{size[1]:g}"
+
+
+def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float], bleed: float,
+               backs: str) -> tuple[list[Page], dict[str, BackForm], list[Diagnostic]]:
+    """Fronts in kind order, each kind on its own sheets; backs placed per the duplex mode."""
+    fronts: list[Page] = []
+    back_pages: dict[int, Page] = {}
+    back_forms: dict[str, BackForm] = {}
+    diags: list[Diagnostic] = []
+    groups: dict[str, list[Face]] = {}
+    for face in prepared.faces:
+        groups.setdefault(face.group, []).append(face)
+    for group, faces in groups.items():
+        design = faces[0].design
+        grid = make_grid(paper, design.size, bleed)
+        if grid is None:
+            where = design.where
+            diags.append(error("HK407", f"'{group}' ({design.size[0]:g} × {design.size[1]:g} mm plus {bleed:g} mm bleed) "
+                               "does not fit on the paper", where.file if where else "", where.line if where else 1))
+            continue
+        copies = [f for f in faces for _ in range(f.copies)]
+        back = design.back if backs != "none" else None
+        bforms: dict[str, str] = {}
+        if back:
+            bdesign = prepared.layouts.backs[back]
+            for f in faces:
+                key = _back_form(back, design.size) + (f":{f.key}" if bdesign.per_item else "")
+                ctx = {**(f.ctx if bdesign.per_item else base_context(loaded)), "deck": back}
+                target = f.target if bdesign.per_item else Target(
+                    f"back '{back}'", bdesign.where.file if bdesign.where else "", bdesign.where.line if bdesign.where else 1)
+                back_forms[key] = BackForm(Design(bdesign.name, design.size, bdesign.boxes, where=bdesign.where), ctx, target)
+                bforms[f.key] = key
+        for start in range(0, len(copies), grid.per_page):
+            chunk = copies[start:start + grid.per_page]
+            page = Page(group, [Placement(f.key, grid.slot(i)) for i, f in enumerate(chunk)], grid)
+            fronts.append(page)
+            if backs != "none":
+                mode = "duplex-short" if backs == "duplex-short" else "duplex-long"
+                bp = Page(group, [], grid, back_of=len(fronts) - 1)
+                if bforms:
+                    bp.placements = [Placement(bforms[p.form], grid.back_of(p.slot, mode)) for p in page.placements]
+                back_pages[len(fronts) - 1] = bp
+    for bname, board in prepared.layouts.boards.items():
+        ctx = base_context(loaded)
+        try:
+            cols = int(prepared.templates.render(str(board.columns), board.where, ctx))
+            rows = int(prepared.templates.render(str(board.rows), board.where, ctx))
+        except (TemplateProblem, ValueError) as exc:
+            diags.append(error("HK403", f"board '{bname}': {exc}", board.where.file, board.where.line))
+            continue
+        cols, rows = max(1, min(cols, 100)), max(1, min(rows, 100))
+        plan = plan_board(board, cols, rows, paper)
+        for win in plan.windows:
+            label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
+            fronts.append(Page(label, board=(bname, plan, win)))
+            if backs in ("duplex-long", "duplex-short"):
+                back_pages[len(fronts) - 1] = Page(board.title, back_of=len(fronts) - 1)
+    pages: list[Page] = []
+    if backs in ("duplex-long", "duplex-short"):
+        for i, p in enumerate(fronts):
+            pages.append(p)
+            if i in back_pages:
+                pages.append(back_pages[i])
+    else:
+        pages = fronts + [bp for i, bp in sorted(back_pages.items()) if bp.placements]
+    numbers = {id(p): n for n, p in enumerate(pages, start=1)}
+    for p in pages:
+        if p.back_of is not None:
+            p.front_no = numbers.get(id(fronts[p.back_of]), 0)
+    return pages, back_forms, diags
+
+
+def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: float = 3.0,
+              backs: str = "duplex-long", crop_marks: bool = True, only: set[str] | None = None,
+              progress: Progress | None = None) -> PnpReport:
+    """Write the game's print-and-play PDF to ``output`` (atomically); never raises for bad content."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.pnp.fonts import register_fonts
+
+    report = PnpReport(output=None)
+    if paper not in PAPERS:
+        report.diagnostics.append(error("HK408", f"unknown paper '{paper}'", "", hint="a4 or letter"))
+        return report
+    if backs not in BACK_MODES:
+        report.diagnostics.append(error("HK408", f"unknown backs mode '{backs}'", "", hint=", ".join(BACK_MODES)))
+        return report
+    bleed = max(0.0, min(float(bleed), 10.0))
+    prepared, diags = prepare(loaded, only)
+    if prepared is None:
+        report.diagnostics = diags
+        return report
+    register_fonts()
+    paper_mm = PAPERS[paper]
+    pages, back_forms, pdiags = plan_pages(prepared, loaded, paper_mm, bleed, backs)
+    for d in pdiags:
+        prepared.env.collector.add(d)
+    game = loaded.game
+    assert game is not None
+    fp = loaded.fingerprint
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        c = Canvas(str(tmp), pagesize=(mm(paper_mm[0]), mm(paper_mm[1])), invariant=1, pageCompression=1)
+        c.setTitle(f"{game.title} — print and play")
+        c.setAuthor("hordekit")
+        c.setCreator("hordekit pnp")
+        c.setSubject(f"{game.title} ({game.id}), content fingerprint {fp}")
+        c.setKeywords(f"hordekit, {game.id}, fingerprint:{fp}")
+        env = prepared.env
+        used = {p.form for page in pages for p in page.placements}
+        for face in prepared.faces:
+            if face.key not in used:
+                continue
+            w, h = face.design.size
+            c.beginForm(face.key, 0, 0, mm(w + 2 * bleed), mm(h + 2 * bleed))
+            _render(c, face.design, face.ctx, env, face.target, bleed, loaded)
+            c.endForm()
+            report.faces[face.group] = report.faces.get(face.group, 0) + face.copies
+            if progress:
+                progress(face.copies)
+        for key, bf in back_forms.items():
+            if key not in used:
+                continue
+            w, h = bf.design.size
+            c.beginForm(key, 0, 0, mm(w + 2 * bleed), mm(h + 2 * bleed))
+            _render(c, bf.design, bf.ctx, env, bf.target, bleed, loaded)
+            c.endForm()
+        boards_drawn: dict[str, str] = {}
+        total = len(pages)
+        for n, page in enumerate(pages, start=1):
+            if page.board is not None:
+                bname, plan, win = page.board
+                board = prepared.layouts.boards[bname]
+                if bname not in boards_drawn:
+                    cols = round((plan.width - 2 * board.border) / board.space)
+                    rows = round((plan.height - 2 * board.border) / board.space)
+                    boards_drawn[bname] = draw_board_form(c, board, cols, rows, plan, board.title)
+                draw_board_page(c, boards_drawn[bname], plan, win)
+            for pl in page.placements:
+                c.saveState()
+                c.translate(mm(pl.slot.x - bleed), mm(pl.slot.y - bleed))
+                c.doForm(pl.form)
+                c.restoreState()
+            if crop_marks and page.grid is not None and page.placements:
+                _crop_marks(c, page, backs)
+            if page.back_of is not None:
+                what = (f"back of page {page.front_no} ({page.label})" if page.placements
+                        else f"back of page {page.front_no}: left blank")
+            else:
+                what = page.label
+            _footer(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}")
+            c.showPage()
+            if progress:
+                progress(0)
+        report.pages = total
+        report.diagnostics = sorted(env.collector.diagnostics, key=Diagnostic.sort_key)
+        if not report.ok:
+            return report
+        c.save()
+        os.replace(tmp, output)
+        report.output = output
+        report.bytes = output.stat().st_size
+        return report
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _crop_marks(c: Any, page: Page, backs: str) -> None:
+    grid = page.grid
+    assert grid is not None
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.3)
+    used = len(page.placements)
+    marks = grid.crop_marks(used)
+    if page.back_of is not None:
+        W, H = grid.paper
+        if backs == "duplex-short":
+            marks = [(x1, H - y1, x2, H - y2) for x1, y1, x2, y2 in marks]
+        else:
+            marks = [(W - x1, y1, W - x2, y2) for x1, y1, x2, y2 in marks]
+    for x1, y1, x2, y2 in marks:
+        c.line(mm(x1), mm(y1), mm(x2), mm(y2))
+    c.restoreState()
+
+
+def _footer(c: Any, paper: tuple[float, float], text: str) -> None:
+    from toolkit.pnp.fonts import FONTS
+
+    c.saveState()
+    c.setFillColorRGB(0.35, 0.35, 0.35)
+    c.setFont(FONTS["regular"], 5.5)
+    c.drawCentredString(mm(paper[0] / 2), mm(1.4), text)
+    c.restoreState()
+
+
+def default_output(game_id: str) -> Path:
+    return Path("out") / game_id / "print-and-play.pdf"
+
+
+__all__ = ["PnpReport", "build_pdf", "check_text_fit", "default_output", "display"]

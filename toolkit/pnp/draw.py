@@ -1,0 +1,320 @@
+"""Drawing one design (a card face, a back, a counter, a sheet) from its boxes.
+
+``render_design`` runs with a ReportLab canvas to draw, or with ``canvas=None`` to only lay text
+out: ``check_text_fit`` uses the latter to find overflows without producing a PDF.
+Coordinates: boxes are given in mm from the top-left corner of the trim; the canvas origin is
+the bottom-left corner of the bleed area.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.diagnostics import Diagnostic, warning
+from toolkit.pnp import richtext
+from toolkit.pnp.fonts import font_name
+from toolkit.pnp.glyphs import GLYPHS, draw_glyph
+from toolkit.pnp.layoutfile import Box, Design
+from toolkit.pnp.templating import Templates, TemplateProblem, Where
+from toolkit.pnp.units import ColourError, colour, mm
+
+
+@dataclass
+class Target:
+    """What is being drawn, for messages: a component id and where it is written."""
+
+    label: str  # e.g. "hero 'squire'"
+    file: str
+    line: int
+    col: int = 1
+
+
+@dataclass
+class Collector:
+    """Diagnostics met while drawing, without duplicates (many copies share one face)."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    _seen: set[tuple[str, str, int, str]] = field(default_factory=set)
+
+    def add(self, d: Diagnostic) -> None:
+        key = (d.code, d.file, d.line, d.message)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.diagnostics.append(d)
+
+
+@dataclass
+class DrawEnv:
+    templates: Templates
+    defaults: dict[str, Any]
+    game_dir: Path
+    collector: Collector
+
+
+_DEFAULT_INK = "#222222"
+
+
+def _ink(env: DrawEnv, box: Box, key: str, ctx: dict[str, Any], target: Target, fallback: str | None) -> tuple[float, float, float] | None:
+    value = box.props.get(key, fallback)
+    if value is None:
+        return None
+    text = env.templates.render(str(value), box.where.get(key, _nowhere(target)), ctx).strip()
+    try:
+        return colour(text)
+    except ColourError as exc:
+        env.collector.add(warning("HK404", f"{target.label}: {exc}", box.where[key].file, box.where[key].line))
+        return None
+
+
+def _nowhere(target: Target) -> Where:
+    return Where(target.file, target.line)
+
+
+def render_design(canvas: Any, design: Design, ctx: dict[str, Any], env: DrawEnv, target: Target,
+                  bleed: float, data: dict[str, list[dict[str, Any]]]) -> None:
+    """Draw (or, without canvas, lay out) every box of ``design`` for one component."""
+    W, H = design.size
+    for i, box in enumerate(design.boxes):
+        if box.when is not None:
+            cond = env.templates.render(box.when if "{" in box.when else "{{ " + box.when + " }}",
+                                        box.where["when"], ctx).strip()
+            if cond in ("", "False", "false", "0", "None", "[]", "{}"):
+                continue
+        x, y, w, h = box.x, box.y, box.w, box.h
+        if box.type in ("rect", "ellipse") and box.props.get("bleed"):
+            x0 = x - bleed if x <= 0 else x
+            y0 = y - bleed if y <= 0 else y
+            x1 = x + w + bleed if x + w >= W else x + w
+            y1 = y + h + bleed if y + h >= H else y + h
+            x, y, w, h = x0, y0, x1 - x0, y1 - y0
+        px, py, pw, ph = mm(bleed + x), mm(bleed + H - y - h), mm(w), mm(h)
+        if canvas is not None:
+            canvas.saveState()
+            if box.rotate:
+                canvas.translate(px + pw / 2, py + ph / 2)
+                canvas.rotate(box.rotate)
+                if box.rotate in (90, 270):
+                    pw, ph = ph, pw
+                canvas.translate(-pw / 2, -ph / 2)
+                px, py = 0.0, 0.0
+        elif box.rotate in (90, 270):
+            pw, ph = ph, pw
+        try:
+            _BOX_DRAW[box.type](canvas, box, px, py, pw, ph, ctx, env, target, data, i)
+        finally:
+            if canvas is not None:
+                canvas.restoreState()
+
+
+def _rect(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+          target: Target, data: Any, index: int) -> None:
+    fill = _ink(env, box, "fill", ctx, target, None)
+    stroke = _ink(env, box, "stroke", ctx, target, None)
+    if c is None or (fill is None and stroke is None):
+        return
+    if fill:
+        c.setFillColorRGB(*fill)
+    if stroke:
+        c.setStrokeColorRGB(*stroke)
+        c.setLineWidth(float(box.props.get("stroke-width", 0.6)))
+    r = mm(float(box.props.get("radius", 0)))
+    if box.type == "ellipse":
+        c.ellipse(x, y, x + w, y + h, stroke=stroke is not None, fill=fill is not None)
+    elif r > 0:
+        c.roundRect(x, y, w, h, r, stroke=stroke is not None, fill=fill is not None)
+    else:
+        c.rect(x, y, w, h, stroke=stroke is not None, fill=fill is not None)
+
+
+def _line(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+          target: Target, data: Any, index: int) -> None:
+    stroke = _ink(env, box, "stroke", ctx, target, _DEFAULT_INK)
+    if c is None or stroke is None:
+        return
+    c.setStrokeColorRGB(*stroke)
+    c.setLineWidth(float(box.props.get("stroke-width", 0.6)))
+    if box.props.get("dash"):
+        c.setDash(2, 2)
+    c.line(x, y + h, x + w, y)
+
+
+def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) -> None:
+    for name in richtext.unknown_icons(text):
+        env.collector.add(warning(
+            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", target.file, target.line,
+            target.col, f"icons: {', '.join(sorted(GLYPHS))}; see docs/pnp.md"))
+
+
+def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+          target: Target, data: Any, index: int) -> None:
+    d = env.defaults
+    text = env.templates.render(str(box.props.get("text", "")), box.where.get("text", _nowhere(target)), ctx)
+    text = " ".join(text.replace("\n", "\x00").split()).replace("\x00", "\n").replace(" \n ", "\n")
+    text = text.replace("\\n", "\n").strip()
+    if not text.strip():
+        return
+    _check_icons(text, box, "text", env, target)
+    font = font_name(str(box.props.get("font", d.get("font", "regular"))))
+    size = float(box.props.get("size", d.get("size", 7)))
+    min_size = float(box.props.get("min-size", d.get("min-size", min(size, 5))))
+    fitted = richtext.fit(text, font, size, min(min_size, size), w, h, float(box.props.get("leading", d.get("leading", 1.18))))
+    if fitted.overflow:
+        _overflow(env, target, box, index, min_size)
+    if c is not None:
+        ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
+        richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
+                      str(box.props.get("valign", "top")), ink)
+
+
+def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
+    name = box.props.get("name") or f"box {index + 1} ({box.type})"
+    env.collector.add(warning(
+        "HK401", f"text of {target.label} does not fit {name} even at {min_size:g} pt",
+        target.file, target.line, target.col,
+        "shorten the text, or give the box more room or a smaller min-size in layouts.yaml"))
+
+
+def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+          target: Target, data: Any, index: int) -> None:
+    name = env.templates.render(str(box.props.get("icon", "")), box.where.get("icon", _nowhere(target)), ctx).strip().strip(":")
+    if not name:
+        return
+    if name not in GLYPHS:
+        _check_icons(f":{name}:", box, "icon", env, target)
+    if c is not None:
+        ink = _ink(env, box, "colour", ctx, target, _DEFAULT_INK) or (0, 0, 0)
+        s = min(w, h)
+        draw_glyph(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
+
+
+def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+           target: Target, data: Any, index: int) -> None:
+    rel = env.templates.render(str(box.props.get("image", "")), box.where.get("image", _nowhere(target)), ctx).strip()
+    if not rel:
+        return
+    root = env.game_dir.resolve()
+    path = (root / rel).resolve()
+    if not path.is_relative_to(root):
+        env.collector.add(warning("HK405", f"{target.label}: art '{rel}' lies outside the game's folder; not printed",
+                                  target.file, target.line, target.col, "keep art inside content/<game>/"))
+        return
+    if not path.is_file():
+        env.collector.add(warning("HK405", f"{target.label}: art '{rel}' not found; the box is left empty",
+                                  target.file, target.line, target.col))
+        return
+    if c is not None:
+        try:
+            c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+        except Exception as exc:  # a broken image file is the designer's content, not our bug
+            env.collector.add(warning("HK405", f"{target.label}: art '{rel}' cannot be read: {exc}",
+                                      target.file, target.line, target.col))
+
+
+def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+          target: Target, data: dict[str, list[dict[str, Any]]], index: int) -> None:
+    """Rows rendered from the items of another kind, flowed into columns, optionally with tick boxes."""
+    from toolkit.pnp.templating import context_of
+
+    d = env.defaults
+    items = list(data.get(str(box.props.get("source", "")), []))
+    sort = box.props.get("sort")
+    if sort:
+        items.sort(key=lambda it: (str(type(it.get(sort))), it.get(sort)))
+    row_src = str(box.props.get("row", "{{ name }}"))
+    rows = []
+    for it in items:
+        text = env.templates.render(row_src, box.where.get("row", _nowhere(target)), {**ctx, **context_of(it), "item": it})
+        text = " ".join(text.split())
+        _check_icons(text, box, "row", env, target)
+        rows.append(text)
+    columns = max(1, int(box.props.get("columns", 1)))
+    gap = mm(float(box.props.get("gap", 3)))
+    tick = bool(box.props.get("tick", False))
+    font = font_name(str(box.props.get("font", d.get("font", "regular"))))
+    size = float(box.props.get("size", d.get("size", 7)))
+    min_size = float(box.props.get("min-size", d.get("min-size", 4)))
+    leading = float(box.props.get("leading", 1.12))
+    colw = (w - gap * (columns - 1)) / columns
+    s = size
+    while True:
+        tickw = s * 1.4 if tick else 0.0
+        laid = [richtext.fit(r, font, s, s, colw - tickw, 1e9, leading) for r in rows]
+        cols: list[list[int]] = [[]]
+        used = 0.0
+        ok = True
+        for i, f in enumerate(laid):
+            rh = f.height + s * 0.25
+            if used + rh > h + 0.01 and cols[-1]:
+                cols.append([])
+                used = 0.0
+            if any(ln.width > colw - tickw + 0.01 for ln in f.lines):
+                ok = False
+            cols[-1].append(i)
+            used += rh
+        if len(cols) > columns:
+            ok = False
+        if ok or s - 0.25 < min_size:
+            break
+        s = round(s - 0.25, 2)
+    if not ok:
+        _overflow(env, target, box, index, min_size)
+    if c is None:
+        return
+    ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
+    for ci, col in enumerate(cols):
+        cx = x + ci * (colw + gap)
+        top = y + h
+        for i in col:
+            f = laid[i]
+            if tick:
+                c.setStrokeColorRGB(*ink)
+                c.setLineWidth(0.5)
+                c.setFillColorRGB(1, 1, 1)
+                c.rect(cx, top - s * 0.95, s * 0.85, s * 0.85, stroke=1, fill=1)
+            richtext.draw(c, f, font, cx + tickw, top - f.height, colw - tickw, f.height, "left", "top", ink)
+            top -= f.height + s * 0.25
+
+
+def _cells(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+           target: Target, data: Any, index: int) -> None:
+    """A numbered track: ``count`` cells in ``columns`` columns, e.g. the rounds of a game."""
+    d = env.defaults
+    try:
+        count = int(env.templates.render(str(box.props.get("count", 1)), box.where.get("count", _nowhere(target)), ctx))
+    except ValueError:
+        count = 1
+    count = max(1, min(count, 400))
+    columns = max(1, int(box.props.get("columns", count)))
+    rows = -(-count // columns)
+    cw, chh = w / columns, h / rows
+    if c is None:
+        return
+    stroke = _ink(env, box, "stroke", ctx, target, _DEFAULT_INK)
+    ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
+    font = font_name(str(box.props.get("font", "bold")))
+    size = float(box.props.get("size", 9))
+    for n in range(1, count + 1):
+        r, col = divmod(n - 1, columns)
+        cx, cy = x + col * cw, y + h - (r + 1) * chh
+        cctx = {**ctx, "n": n}
+        fill = _ink(env, box, "fill", cctx, target, None)
+        hl = box.props.get("highlight")
+        if hl and env.templates.render("{{ " + str(hl) + " }}" if "{" not in str(hl) else str(hl), box.where["highlight"], cctx).strip() in ("True", "true", "1"):
+            fill = _ink(env, box, "highlight-fill", cctx, target, "#f6d7b0")
+        if fill:
+            c.setFillColorRGB(*fill)
+        if stroke:
+            c.setStrokeColorRGB(*stroke)
+            c.setLineWidth(float(box.props.get("stroke-width", 0.8)))
+        c.rect(cx, cy, cw, chh, stroke=stroke is not None, fill=fill is not None)
+        label = env.templates.render(str(box.props.get("text", "{{ n }}")), box.where.get("text", _nowhere(target)), cctx)
+        fitted = richtext.fit(label, font, size, 4, cw * 0.9, chh * 0.9)
+        richtext.draw(c, fitted, font, cx + cw * 0.05, cy + chh * 0.05, cw * 0.9, chh * 0.9, "center", "middle", ink)
+
+
+_BOX_DRAW = {"rect": _rect, "ellipse": _rect, "line": _line, "text": _text, "icon": _icon, "image": _image,
+             "list": _list, "cells": _cells}
+
+__all__ = ["render_design", "DrawEnv", "Target", "Collector", "TemplateProblem"]

@@ -1,0 +1,41 @@
+"""The four faces of Bitstream Vera, shipped inside ReportLab, registered once so they embed.
+
+Registered TrueType fonts are embedded (as subsets) in every PDF that uses them, so a sheet
+prints the same on any machine; the PDF base-14 fonts would be substituted by the viewer.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+#: Layout font names -> ReportLab font names.
+FONTS = {"regular": "HK-Vera", "bold": "HK-VeraBd", "italic": "HK-VeraIt", "bold-italic": "HK-VeraBI"}
+_FILES = {"HK-Vera": "Vera.ttf", "HK-VeraBd": "VeraBd.ttf", "HK-VeraIt": "VeraIt.ttf", "HK-VeraBI": "VeraBI.ttf"}
+
+
+@cache
+def register_fonts() -> dict[str, str]:
+    import reportlab
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    folder = Path(reportlab.__file__).resolve().parent / "fonts"
+    for name, file in _FILES.items():
+        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    pdfmetrics.registerFontFamily("HK-Vera", normal="HK-Vera", bold="HK-VeraBd",
+                                  italic="HK-VeraIt", boldItalic="HK-VeraBI")
+    return FONTS
+
+
+def font_name(style: str) -> str:
+    """The registered font for a layout font name (regular, bold, italic, bold-italic)."""
+    return FONTS.get(style, FONTS["regular"])
+
+
+def styled(base: str, bold: bool, italic: bool) -> str:
+    """The registered font for ``base`` with bold and/or italic switched on by inline markup."""
+    is_bold = bold or base in (FONTS["bold"], FONTS["bold-italic"])
+    is_italic = italic or base in (FONTS["italic"], FONTS["bold-italic"])
+    key = "bold-italic" if is_bold and is_italic else "bold" if is_bold else "italic" if is_italic else "regular"
+    return FONTS[key]

@@ -1,0 +1,269 @@
+"""Reading ``templates/<game>/layouts.yaml``: the size and design of every printed thing.
+
+The file is data a designer edits (see docs/pnp.md): per component kind its size in mm, the
+boxes drawn on it, and the name of its back design; plus ``backs``, ``extras`` (printed things
+that are not content, such as a quick-reference card) and ``boards`` (a grid printed across
+several pages). Problems are diagnostics at ``layouts.yaml:line:col``, never exceptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.diagnostics import Diagnostic, error
+from toolkit.paths import display
+from toolkit.pnp.templating import Where
+from toolkit.pnp.units import ColourError, colour
+
+LAYOUT_FILE = "layouts.yaml"
+
+BOX_KEYS: dict[str, set[str]] = {
+    "rect": {"fill", "stroke", "stroke-width", "radius", "bleed"},
+    "ellipse": {"fill", "stroke", "stroke-width", "bleed"},
+    "line": {"stroke", "stroke-width", "dash"},
+    "text": {"text", "font", "size", "min-size", "leading", "align", "valign", "colour"},
+    "icon": {"icon", "colour"},
+    "image": {"image"},
+    "list": {"source", "row", "columns", "tick", "sort", "font", "size", "min-size", "leading", "colour", "gap"},
+    "cells": {"count", "columns", "text", "fill", "stroke", "stroke-width", "font", "size", "colour", "highlight",
+              "highlight-fill"},
+}
+COMMON_KEYS = {"type", "x", "y", "w", "h", "when", "rotate", "name"}
+FONTS = {"regular", "bold", "italic", "bold-italic"}
+DESIGN_KEYS = {"size", "back", "boxes", "print", "quantity", "fields", "title", "note", "corner-radius", "per-item"}
+
+
+@dataclass
+class Box:
+    type: str
+    x: float
+    y: float
+    w: float
+    h: float
+    props: dict[str, Any]
+    where: dict[str, Where]  # prop -> where its value is written (for template errors)
+    when: str | None = None
+    rotate: int = 0
+
+
+@dataclass
+class Design:
+    """One printable design: a kind's front, a back, or an extra."""
+
+    name: str
+    size: tuple[float, float]
+    boxes: list[Box]
+    back: str | None = None
+    print: bool = True
+    quantity: int = 1
+    fields: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+    where: Where | None = None
+    corner_radius: float = 0.0
+    per_item: bool = False  # a back that shows the component's own fields (a token's other side)
+
+
+@dataclass
+class Board:
+    name: str
+    columns: Any
+    rows: Any
+    space: float
+    border: float
+    overlap: float
+    title: str
+    labels: str
+    fill: str
+    alt_fill: str
+    where: Where
+
+
+@dataclass
+class Layouts:
+    file: Path
+    defaults: dict[str, Any]
+    kinds: dict[str, Design]
+    backs: dict[str, Design]
+    extras: dict[str, Design]
+    boards: dict[str, Board]
+
+
+def _num(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]:
+    """Read and check a game's layouts.yaml; (None, diagnostics) when it is missing or broken."""
+    from toolkit.games import read_yaml
+
+    path = templates_dir / LAYOUT_FILE
+    name = display(path)
+    if not path.is_file():
+        return None, [error("HK404", f"no print layouts: {name} not found", name, 1, 1,
+                            "write one; docs/pnp.md describes the format")]
+    doc, diags = read_yaml(path)
+    if diags:
+        return None, diags
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [error("HK404", "layouts.yaml must be a mapping with 'kinds'", name)]
+
+    problems: list[Diagnostic] = []
+
+    def bad(p: tuple[Any, ...], message: str, hint: str = "") -> None:
+        pos = doc.pos(p)
+        problems.append(error("HK404", message, name, pos.line, pos.col, hint))
+
+    def where(p: tuple[Any, ...]) -> Where:
+        pos = doc.pos(p)
+        line = pos.line
+        raw = doc.first_line
+        del raw
+        return Where(name, line + (1 if _is_block(path, line) else 0))
+
+    def read_box(p: tuple[Any, ...], raw: Any) -> Box | None:
+        if not isinstance(raw, dict):
+            bad(p, "a box is a mapping with type, x, y, w, h")
+            return None
+        kind = raw.get("type")
+        if kind not in BOX_KEYS:
+            bad(p + ("type",), f"unknown box type '{kind}'", f"one of: {', '.join(sorted(BOX_KEYS))}")
+            return None
+        for key in raw:
+            if key not in COMMON_KEYS and key not in BOX_KEYS[kind]:
+                bad(p + (key,), f"'{key}' is not a property of a {kind} box",
+                    f"{kind} boxes take: {', '.join(sorted(COMMON_KEYS | BOX_KEYS[kind]))}")
+        geo = []
+        for key in ("x", "y", "w", "h"):
+            v = raw.get(key, 0)
+            if not _num(v):
+                bad(p + (key,), f"'{key}' must be a number of millimetres")
+                v = 0
+            geo.append(float(v))
+        if raw.get("rotate", 0) not in (0, 90, 180, 270):
+            bad(p + ("rotate",), "rotate must be 0, 90, 180 or 270")
+        for key in ("fill", "stroke", "colour", "highlight-fill"):
+            v = raw.get(key)
+            if isinstance(v, str) and "{" not in v:
+                try:
+                    colour(v)
+                except ColourError as exc:
+                    bad(p + (key,), str(exc))
+        if "font" in raw and raw["font"] not in FONTS:
+            bad(p + ("font",), f"unknown font '{raw['font']}'", f"one of: {', '.join(sorted(FONTS))}")
+        for key in ("size", "min-size", "stroke-width", "radius", "leading"):
+            if key in raw and not _num(raw[key]):
+                bad(p + (key,), f"'{key}' must be a number")
+        props = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
+        wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
+        return Box(kind, *geo, props=props, where=wheres,
+                   when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0))
+
+    def read_design(p: tuple[Any, ...], dname: str, raw: Any, need_size: bool = True) -> Design | None:
+        if not isinstance(raw, dict):
+            bad(p, f"'{dname}' must be a mapping")
+            return None
+        for key in raw:
+            if key not in DESIGN_KEYS:
+                bad(p + (key,), f"'{key}' is not a layout property", f"one of: {', '.join(sorted(DESIGN_KEYS))}")
+        if raw.get("print", True) is False:
+            return Design(dname, (0.0, 0.0), [], print=False, where=where(p))
+        size = raw.get("size")
+        if not (isinstance(size, list) and len(size) == 2 and all(_num(v) and v > 0 for v in size)):
+            if need_size:
+                bad(p + ("size",), "size must be [width, height] in millimetres")
+            size = [10, 10]
+        boxes = []
+        for i, b in enumerate(raw.get("boxes") or []):
+            box = read_box(p + ("boxes", i), b)
+            if box is not None:
+                boxes.append(box)
+        q = raw.get("quantity", 1)
+        if not (isinstance(q, int) and 1 <= q <= 1000):
+            bad(p + ("quantity",), "quantity must be a whole number from 1 to 1000")
+            q = 1
+        back = raw.get("back")
+        return Design(dname, (float(size[0]), float(size[1])), boxes, back=str(back) if back else None,
+                      quantity=q, fields=dict(raw.get("fields") or {}), title=str(raw.get("title", dname)),
+                      where=where(p), corner_radius=float(raw.get("corner-radius", 0) or 0),
+                      per_item=bool(raw.get("per-item", False)))
+
+    for key in data:
+        if key not in ("defaults", "kinds", "backs", "extras", "boards"):
+            bad((key,), f"unknown section '{key}'", "sections: defaults, kinds, backs, extras, boards")
+
+    sections: dict[str, dict[str, Design]] = {"kinds": {}, "backs": {}, "extras": {}}
+    for section in sections:
+        raw_section = data.get(section) or {}
+        if not isinstance(raw_section, dict):
+            bad((section,), f"'{section}' must be a mapping of names to designs")
+            continue
+        for dname, raw in raw_section.items():
+            d = read_design((section, dname), str(dname), raw, need_size=section != "backs")
+            if d is not None:
+                sections[section][str(dname)] = d
+    # A back takes the size of the fronts that name it.
+    for design in list(sections["kinds"].values()) + list(sections["extras"].values()):
+        if design.back and design.back not in sections["backs"]:
+            section = "kinds" if design.name in sections["kinds"] else "extras"
+            bad((section, design.name, "back"), f"back design '{design.back}' is not defined under 'backs'")
+            design.back = None
+
+    boards: dict[str, Board] = {}
+    for bname, raw in (data.get("boards") or {}).items():
+        p = ("boards", bname)
+        if not isinstance(raw, dict):
+            bad(p, "a board is a mapping")
+            continue
+        for key in ("space", "border", "overlap"):
+            if key in raw and not _num(raw[key]):
+                bad(p + (key,), f"'{key}' must be a number of millimetres")
+        boards[str(bname)] = Board(
+            name=str(bname), columns=raw.get("columns", 10), rows=raw.get("rows", 10),
+            space=float(raw.get("space", 25)), border=float(raw.get("border", 8)),
+            overlap=float(raw.get("overlap", 10)), title=str(raw.get("title", bname)),
+            labels=str(raw.get("labels", "numbers")), fill=str(raw.get("fill", "#f3efe2")),
+            alt_fill=str(raw.get("alt-fill", "#e6dfc8")), where=where(p))
+    if problems:
+        return None, problems
+    defaults = dict(data.get("defaults") or {})
+    return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), []
+
+
+def _is_block(path: Path, line: int) -> bool:
+    """Whether the value on ``line`` is a block scalar (``>-``, ``|``): its text starts a line lower."""
+    try:
+        text = _lines(path)[line - 1].rstrip()
+    except IndexError:
+        return False
+    return text.endswith((">-", ">", "|", "|-", ">+", "|+"))
+
+
+_LINE_CACHE: dict[Path, list[str]] = {}
+
+
+def _lines(path: Path) -> list[str]:
+    if path not in _LINE_CACHE:
+        _LINE_CACHE[path] = path.read_text(encoding="utf-8").splitlines()
+    return _LINE_CACHE[path]
+
+
+def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]], list[Diagnostic]]:
+    """text.yaml as effect kind -> (template source, where it is written)."""
+    from toolkit.games import read_yaml
+
+    path = templates_dir / "text.yaml"
+    if not path.is_file():
+        return {}, []
+    doc, diags = read_yaml(path)
+    if diags or not isinstance(doc.data, dict):
+        return {}, diags
+    name = display(path)
+    _LINE_CACHE.pop(path, None)
+    out = {}
+    for k, v in doc.data.items():
+        line = doc.pos((k,)).line
+        out[str(k)] = (str(v), Where(name, line + (1 if _is_block(path, line) else 0)))
+    return out, []

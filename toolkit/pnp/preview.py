@@ -1,0 +1,87 @@
+"""One component as a PNG: the same drawing code as the PDF, rasterised with pypdfium2."""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolkit.diagnostics import Diagnostic, Severity, error
+from toolkit.games import LoadedGame
+from toolkit.pnp.document import _render, prepare
+from toolkit.pnp.faces import base_context
+from toolkit.pnp.layoutfile import Design
+from toolkit.pnp.units import mm
+
+
+@dataclass
+class PreviewResult:
+    output: Path | None
+    width: int = 0
+    height: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def pixel_size(size_mm: tuple[float, float], bleed: float, dpi: int) -> tuple[int, int]:
+    """Pixels of a piece with its bleed at ``dpi`` (63 × 88 mm + 3 mm bleed at 300 dpi: 815 × 1110)."""
+    w, h = size_mm
+    return round((w + 2 * bleed) / 25.4 * dpi), round((h + 2 * bleed) / 25.4 * dpi)
+
+
+def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int = 300, back: bool = False,
+                   bleed: float = 3.0) -> PreviewResult:
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.pnp.fonts import register_fonts
+
+    result = PreviewResult(None)
+    prepared, diags = prepare(loaded, {item_id})
+    if prepared is None:
+        result.diagnostics = diags
+        return result
+    if not prepared.faces:
+        result.diagnostics = [error("HK406", f"'{item_id}' is not a printed component", "")]
+        return result
+    face = prepared.faces[0]
+    design, ctx, target = face.design, face.ctx, face.target
+    if back:
+        if not design.back:
+            result.diagnostics = [error("HK406", f"'{item_id}' has no back design", "")]
+            return result
+        bd = prepared.layouts.backs[design.back]
+        design = Design(bd.name, face.design.size, bd.boxes, where=bd.where)
+        ctx = {**(face.ctx if bd.per_item else base_context(loaded)), "deck": face.design.back}
+    register_fonts()
+    w, h = design.size
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(mm(w + 2 * bleed), mm(h + 2 * bleed)), invariant=1)
+    _render(c, design, ctx, prepared.env, target, bleed, loaded)
+    c.showPage()
+    c.save()
+    result.diagnostics = prepared.env.collector.diagnostics
+    if not result.ok:
+        return result
+    pw, ph = pixel_size((w, h), bleed, dpi)
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    page = pdf[0]
+    image = page.render(scale=dpi / 72).to_pil()
+    if image.size != (pw, ph):
+        image = image.resize((pw, ph))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+    os.close(fd)
+    try:
+        image.save(tmp, format="PNG")
+        os.replace(tmp, output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    result.output, result.width, result.height = output, pw, ph
+    return result

@@ -1,0 +1,197 @@
+"""Card text with inline icons and **bold**: parse, wrap, shrink to fit, draw.
+
+Why our own and not ReportLab's Paragraph: a sheet holds hundreds of boxes and each box may be
+tried at several sizes; measuring words directly is an order of magnitude faster, and icons are
+our vector glyphs rather than images. Layout (``fit``) is pure, so ``check_text_fit`` can find
+overflows without drawing anything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from toolkit.pnp.fonts import styled
+from toolkit.pnp.glyphs import GLYPHS, draw_glyph
+
+ICON_RE = re.compile(r":([a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
+_SPLIT = re.compile(r"(\*\*|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:|\n)")
+ICON_EM = 1.05  # an icon's width, in ems
+ICON_GAP = 0.06  # space either side of an icon, in ems
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of text in one font, or an icon (text is then the icon name)."""
+
+    text: str
+    bold: bool
+    icon: bool = False
+
+
+@dataclass(slots=True)
+class Line:
+    pieces: list[tuple[float, Piece, bool]] = field(default_factory=list)  # (x offset, piece, space before)
+    width: float = 0.0
+
+
+@dataclass(slots=True)
+class Fitted:
+    size: float
+    leading: float
+    lines: list[Line]
+    overflow: bool
+    height: float
+
+
+def unknown_icons(text: str) -> list[str]:
+    return sorted({m.group(1) for m in ICON_RE.finditer(text) if m.group(1) not in GLYPHS})
+
+
+def parse(text: str) -> list[list[list[Piece]]]:
+    """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text."""
+    paragraphs: list[list[list[Piece]]] = [[]]
+    word: list[Piece] = []
+    bold = False
+
+    def end_word() -> None:
+        nonlocal word
+        if word:
+            paragraphs[-1].append(word)
+            word = []
+
+    for part in _SPLIT.split(text):
+        if not part:
+            continue
+        if part == "**":
+            bold = not bold
+        elif part == "\n":
+            end_word()
+            paragraphs.append([])
+        elif ICON_RE.fullmatch(part):
+            word.append(Piece(part[1:-1], bold, icon=True))
+        else:
+            chunks = re.split(r"(\s+)", part)
+            for chunk in chunks:
+                if not chunk:
+                    continue
+                if chunk.isspace():
+                    end_word()
+                else:
+                    word.append(Piece(chunk, bold))
+    end_word()
+    return paragraphs
+
+
+@lru_cache(maxsize=65536)
+def _text_width(text: str, font: str) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, font, 1.0)
+
+
+def _piece_width(p: Piece, base_font: str) -> float:
+    if p.icon:
+        return ICON_EM + 2 * ICON_GAP
+    return _text_width(p.text, styled(base_font, p.bold, False))
+
+
+def _wrap(paragraphs: list[list[list[Piece]]], base_font: str, size: float, width: float) -> tuple[list[Line], bool]:
+    """Greedy line breaking at ``size``; the flag says a single word was wider than the box."""
+    space = _text_width(" ", base_font) * size
+    lines: list[Line] = []
+    too_wide = False
+    for para in paragraphs:
+        line = Line()
+        for word in para:
+            widths = [_piece_width(p, base_font) * size for p in word]
+            w = sum(widths)
+            if w > width + 0.01:
+                too_wide = True
+            start = line.width + (space if line.pieces else 0.0)
+            if line.pieces and start + w > width + 0.01:
+                lines.append(line)
+                line = Line()
+                start = 0.0
+            x = start
+            first = True
+            for p, pw in zip(word, widths):
+                line.pieces.append((x, p, first and bool(line.pieces)))
+                first = False
+                x += pw
+            line.width = x
+        lines.append(line)
+    return lines, too_wide
+
+
+def fit(text: str, base_font: str, size: float, min_size: float, width: float, height: float,
+        leading: float = 1.18, step: float = 0.25) -> Fitted:
+    """Lay ``text`` out in a width × height box (points), shrinking from size down to min_size.
+
+    ``overflow`` is True when even the minimum size does not fit: the caller reports it.
+    """
+    paragraphs = parse(text)
+    s = size
+    while True:
+        lines, too_wide = _wrap(paragraphs, base_font, s, width)
+        h = len(lines) * s * leading
+        fits = not too_wide and h <= height + 0.01
+        if fits or s - step < min_size - 1e-6:
+            return Fitted(s, s * leading, lines, not fits, h)
+        s = round(s - step, 4)
+
+
+def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: float, height: float,
+         align: str = "left", valign: str = "top", ink: tuple[float, float, float] = (0, 0, 0)) -> None:
+    """Draw fitted text in the box whose bottom-left corner is (x, y), all in points."""
+    s = fitted.size
+    if valign == "middle":
+        top = y + (height + fitted.height) / 2
+    elif valign == "bottom":
+        top = y + fitted.height
+    else:
+        top = y + height
+    ascent = s * 0.80 + (fitted.leading - s) / 2
+    c.setFillColorRGB(*ink)
+    for i, line in enumerate(fitted.lines):
+        if align == "center":
+            x0 = x + (width - line.width) / 2
+        elif align == "right":
+            x0 = x + width - line.width
+        else:
+            x0 = x
+        base = top - ascent - i * fitted.leading
+        run: list[str] = []
+        run_x = 0.0
+        run_font = ""
+        for off, p, space_before in line.pieces:
+            font = styled(base_font, p.bold, False)
+            if run and (p.icon or font != run_font):
+                _flush(c, run, run_font, s, run_x, base)
+                run = []
+            if p.icon:
+                gx = x0 + off + ICON_GAP * s
+                draw_glyph(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
+                # Invisible text behind the icon: copying or searching the PDF reads the token name.
+                t = c.beginText(gx, base)
+                t.setTextRenderMode(3)
+                t.setFont(styled(base_font, False, False), s * 0.3)
+                t.textOut(f"[{p.text}]")
+                t.setTextRenderMode(0)
+                c.drawText(t)
+                c.setFillColorRGB(*ink)
+                continue
+            if not run:
+                run_x, run_font = x0 + off, font
+                run.append(p.text)
+            else:
+                run.append((" " if space_before else "") + p.text)
+        if run:
+            _flush(c, run, run_font, s, run_x, base)
+
+
+def _flush(c: Any, run: list[str], font: str, size: float, x: float, y: float) -> None:
+    c.setFont(font, size)
+    c.drawString(x, y, "".join(run))

@@ -1,0 +1,166 @@
+"""`hordekit pnp` and `hordekit preview`: print-and-play PDFs and single-component PNGs.
+
+Registered by toolkit.cli through ``register(app)``. ReportLab, pypdfium2 and the content
+loader are imported inside the commands, so `hordekit --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class Backs(str, Enum):
+    duplex_long = "duplex-long"
+    duplex_short = "duplex-short"
+    separate = "separate"
+    none = "none"
+
+
+def _usage(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _find_game(game: str) -> Path:
+    """GAME is a game folder, or the id of a game under ./content (or the built-in games)."""
+    from toolkit.games import MANIFEST, default_content_dir
+
+    as_path = Path(game)
+    if (as_path / MANIFEST).is_file():
+        return as_path
+    candidate = default_content_dir() / game
+    if (candidate / MANIFEST).is_file():
+        return candidate
+    from toolkit.diagnostics import did_you_mean
+
+    known = [d.name for d in default_content_dir().iterdir() if (d / MANIFEST).is_file()] \
+        if default_content_dir().is_dir() else []
+    hint = did_you_mean(game, known)
+    _usage(f"no game '{game}' (neither a folder with a game.yaml nor a game id under "
+           f"{default_content_dir()}){'; ' + hint if hint else ''}")
+    raise AssertionError  # unreachable
+
+
+def _load(game: str) -> Any:
+    from toolkit.diagnostics import format_text
+    from toolkit.games import load_game
+
+    loaded = load_game(_find_game(game))
+    if not loaded.ok or loaded.game is None:
+        errors = [d for d in loaded.diagnostics if d.severity.value == "error"]
+        typer.echo(format_text(errors), err=False)
+        typer.echo(f"{len(errors)} content error(s): nothing printed (run hordekit validate)", err=True)
+        raise typer.Exit(1)
+    return loaded
+
+
+def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
+    from toolkit.diagnostics import did_you_mean
+    from toolkit.pnp.layoutfile import read_layouts
+
+    known = set(loaded.sources)
+    layouts, _ = read_layouts(loaded.game.templates_dir)
+    if layouts is not None:
+        known |= set(layouts.extras)
+    wanted: set[str] = set()
+    for raw in ids:
+        for one in raw.split(","):
+            one = one.strip()
+            if not one:
+                continue
+            if one not in known:
+                hint = did_you_mean(one, sorted(known))
+                _usage(f"no component with id '{one}' in {loaded.game.id}{'; ' + hint if hint else ''}")
+            wanted.add(one)
+    return wanted
+
+
+def pnp(
+    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size.")] = Paper.a4,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PDF to write. Default: out/<game>/print-and-play.pdf")] = None,
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Print only these component ids (repeat, or separate with commas).")] = None,
+    backs: Annotated[Backs, typer.Option("--backs", help="duplex-long / duplex-short: a back sheet after each front sheet, mirrored for that flip; separate: all back sheets at the end; none: no backs.")] = Backs.duplex_long,
+    bleed: Annotated[float, typer.Option("--bleed", help="Bleed around every piece, in mm.", min=0.0, max=10.0)] = 3.0,
+    crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Draw crop marks at the trim lines.")] = True,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="GIT_REF", help="Only components whose data changed since this git commit: the reprint sheet after a tweak.")] = None,
+) -> None:
+    """Write a print-and-play PDF of a game: every piece with bleed, crop marks and duplex backs.
+
+    Exit code 0 when written (warnings such as text overflows are printed), 1 for content
+    errors (nothing is written and the previous PDF is kept), 2 for usage errors.
+    """
+    from toolkit.diagnostics import format_text, summary
+    from toolkit.paths import display
+    from toolkit.pnp import build_pdf, default_output
+
+    loaded = _load(game)
+    wanted = _check_ids(loaded, only) if only else None
+    if changed_since:
+        from toolkit.pnp.changes import ChangeError, changed_ids
+
+        try:
+            changed = changed_ids(loaded, changed_since)
+        except ChangeError as exc:
+            _usage(str(exc))
+        wanted = changed if wanted is None else wanted & changed
+        if not wanted:
+            typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
+            raise typer.Exit(0)
+        typer.echo(f"{len(wanted)} component(s) changed since {changed_since}: {', '.join(sorted(wanted))}", err=True)
+    target = output or default_output(loaded.game.id)
+    total = sum(loaded.counts().values())
+    show = sys.stderr.isatty()
+    if show:
+        with typer.progressbar(length=max(total, 1), label=f"printing {loaded.game.id}", file=sys.stderr) as bar:
+            report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
+                               crop_marks=crop_marks, only=wanted, progress=bar.update)
+    else:
+        report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
+                           crop_marks=crop_marks, only=wanted)
+    if report.diagnostics:
+        typer.echo(format_text(report.diagnostics))
+    if not report.ok:
+        typer.echo(f"{loaded.game.id}: not printed ({summary(report.diagnostics)}); "
+                   f"{display(target)} is unchanged", err=True)
+        raise typer.Exit(1)
+    pieces = sum(report.faces.values())
+    typer.echo(f"{display(target)}: {report.pages} pages, {pieces} pieces, {report.bytes / 1024:.0f} KiB"
+               f" ({summary(report.diagnostics)})", err=True)
+
+
+def preview(
+    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    component: Annotated[str, typer.Argument(metavar="ID", help="The id of the component (or extra) to show.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")] = Path("preview.png"),
+    dpi: Annotated[int, typer.Option("--dpi", help="Resolution.", min=30, max=1200)] = 300,
+    back: Annotated[bool, typer.Option("--back", help="Show the back instead of the front.")] = False,
+    bleed: Annotated[float, typer.Option("--bleed", help="Bleed shown around the piece, in mm.", min=0.0, max=10.0)] = 3.0,
+) -> None:
+    """Render one component (front or back, with its bleed) to a PNG, for a quick look."""
+    from toolkit.diagnostics import format_text
+    from toolkit.pnp.preview import render_preview
+
+    loaded = _load(game)
+    _check_ids(loaded, [component])
+    result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed)
+    if result.diagnostics:
+        typer.echo(format_text(result.diagnostics))
+    if not result.ok:
+        raise typer.Exit(1)
+    typer.echo(f"{output}: {result.width} × {result.height} px", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="pnp")(pnp)
+    app.command(name="preview")(preview)
