@@ -1,0 +1,330 @@
+"""Commands that play games: `smoke`, `replay` and `scenario`."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+
+def _usage(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def resolve_game(name: str) -> Path:
+    """A game folder from a folder path or a game id under ./content (or the shipped games)."""
+    from toolkit.games import MANIFEST, default_content_dir
+
+    path = Path(name)
+    if (path / MANIFEST).is_file():
+        return path
+    candidate = default_content_dir() / name
+    if (candidate / MANIFEST).is_file():
+        return candidate
+    _usage(f"no game '{name}' (give a game id under {default_content_dir()} or a folder with a game.yaml)")
+    raise AssertionError  # unreachable
+
+
+def load_playable(name: str) -> tuple[Any, Any]:
+    """Load and check a game; exit 1 with its diagnostics when its content has errors."""
+    from toolkit.diagnostics import format_text
+    from toolkit.games import load_game
+
+    loaded = load_game(resolve_game(name))
+    if not loaded.ok:
+        typer.echo(format_text(loaded.diagnostics), err=True)
+        typer.echo(f"{name}: content has errors; fix them first (hordekit validate)", err=True)
+        raise typer.Exit(1)
+    if not loaded.game.rules:
+        typer.echo(f"{name}: the manifest names no rules module, so the game cannot be played", err=True)
+        raise typer.Exit(1)
+    from engine.core.registry import load_spec
+
+    try:
+        spec = load_spec(loaded.game.rules)
+    except (ImportError, LookupError) as exc:
+        typer.echo(f"{name}: rules module engine.{loaded.game.rules} is not available ({exc})", err=True)
+        raise typer.Exit(1)
+    return loaded, spec
+
+
+def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
+    """'3', '2..5' or '2,4' -> player counts, checked against what the game supports."""
+    try:
+        if ".." in text:
+            a, b = text.split("..", 1)
+            counts = tuple(range(int(a), int(b) + 1))
+        else:
+            counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        _usage(f"--players takes N, A..B or A,B,C (got '{text}')")
+    bad = [n for n in counts if not lo <= n <= hi]
+    if not counts or bad:
+        _usage(f"this game is for {lo} to {hi} players (got {text})")
+    return counts
+
+
+class _Progress:
+    """A one-line progress bar with games per second and time left, only on a terminal."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        filled = int(30 * self.done / max(1, self.total))
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} games "
+                         f"{rate:7.1f} games/s  {left:5.0f}s left ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], seed: int, bots: list[str],
+              workers: int, check: str, backend: str = "process", scheduler: str | None = None,
+              out_dir: Path, progress: bool = True, compare_with: Path | None = None) -> dict[str, Any]:
+    """Play, write report/CSV/HTML/logs under ``out_dir``, return the report."""
+    from toolkit.atomic import write_text
+    from toolkit.paths import display
+    from toolkit.smoke.files import save_log, write_csvs, write_json
+    from toolkit.smoke.html import render_html
+    from toolkit.smoke.runner import RunPlan, run
+    from toolkit.smoke.stats import build_report, compare
+
+    plan = RunPlan(game=spec.id, rules=loaded.game.rules, games=games, players=players, seed=seed,
+                   bots=tuple(bots), check=check)
+    bar = _Progress(games, progress and sys.stderr.isatty())
+    outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
+    bar.close()
+    kinds = {item["id"]: kind for kind, items in loaded.data.items() for item in items if "id" in item}
+    report = build_report(outcome.summaries, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
+                          plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games},
+                          seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
+                          interrupted=outcome.interrupted, components=kinds)
+    report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
+    game_dir = display(loaded.game.dir)
+    by_index = {s.index: s for s in outcome.summaries}
+    for err in report["errors"]:
+        log = save_log(out_dir / "logs", game_dir, spec.id, loaded.fingerprint, by_index[err["index"]], plan.options)
+        err["log"] = display(log)
+        err["command"] = f"hordekit replay {display(log)}"
+    comparison = None
+    if compare_with is not None:
+        comparison = compare(report, json.loads(compare_with.read_text()))
+        report["compared_with"] = {"file": str(compare_with), **comparison}
+    write_json(report, out_dir / "smoke-report.json")
+    write_csvs(report, out_dir)
+    write_text(out_dir / "smoke-report.html", render_html(report, comparison))
+    return report
+
+
+def print_summary(report: dict[str, Any], out_dir: Path) -> None:
+    from toolkit.paths import display
+
+    r = report
+    echo = typer.echo
+    echo(f"{r['title']}: {r['games_finished']}/{r['games_requested']} games finished"
+         f"{' (interrupted)' if r['interrupted'] else ''}, {len(r['errors'])} failed, {r['stalemates']} stalemates, "
+         f"{r['games_checked']} checked; {r['games_per_second']} games/s on {r['workers']} worker(s)")
+    turns = r["turns"]
+    if turns.get("count"):
+        echo(f"  turns   mean {turns['mean']}  min {turns['min']}  median {turns['median']}  max {turns['max']}")
+        s = r["scores"]
+        echo(f"  scores  mean {s['mean']}  min {s['min']}  median {s['median']}  max {s['max']}")
+        echo(f"  endings {', '.join(f'{k} {v}' for k, v in r['end_reasons'].items())}")
+    echo("  win rate by seat (95% interval):")
+    for players, rows in r["win_rate_by_seat"].items():
+        cells = "  ".join(f"seat {x['seat']} {100 * x['rate']:5.1f}% [{100 * x['ci_low']:.0f}-{100 * x['ci_high']:.0f}]"
+                          for x in rows)
+        echo(f"    {players}p ({rows[0]['games']} games): {cells}")
+    for event, ids in r["never"].items():
+        if ids:
+            shown = ", ".join(ids[:12]) + (f" … (+{len(ids) - 12})" if len(ids) > 12 else "")
+            echo(f"  never {event} ({len(ids)}): {shown}")
+    flags = r["flags"]
+    if flags["dominant_components"]:
+        echo(f"  dominant: {', '.join(flags['dominant_components'])}")
+    for players, f in flags["first_player_advantage"].items():
+        echo(f"  first-seat advantage at {players}p: {100 * f['rate']:.1f}% (fair {100 * f['expected']:.1f}%)")
+    if flags["stalemates_flagged"]:
+        echo(f"  stalemates: {100 * flags['stalemate_rate']:.1f}% of games hit the turn cap")
+    for e in r["errors"][:10]:
+        echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {e['message']}")
+        echo(f"    reproduce: {e['command']}")
+    if len(r["errors"]) > 10:
+        echo(f"  … and {len(r['errors']) - 10} more failed games (see the report)")
+    if "compared_with" in r:
+        moved = r["compared_with"]["significant"]
+        echo(f"  since {r['compared_with']['file']}: " + (f"significant shifts: {', '.join(moved)}" if moved
+                                                          else "no shift larger than chance"))
+    echo(f"  report: {display(out_dir / 'smoke-report.html')} (and .json, smoke-*.csv)")
+
+
+def smoke(
+    game: Annotated[str, typer.Argument(help="Game id under ./content, or a game folder.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 200,
+    players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,
+    bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat.")] = None,
+    workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
+    check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
+    fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
+    backend: Annotated[str, typer.Option(help="process (this machine) or dask (a cluster).")] = "process",
+    scheduler: Annotated[Optional[str], typer.Option(help="Dask scheduler address, with --backend dask.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report JSON on standard output instead of the summary.")] = False,
+    compare_with: Annotated[Optional[Path], typer.Option("--compare", help="An earlier smoke-report.json to compare with.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Folder for the report. Default: out/<game>/.")] = None,
+) -> None:
+    """Play many games with bots; report balance statistics and any failure as a replayable log.
+
+    Exit code 1 when any game failed (crash, illegal state, broken invariant).
+    """
+    from toolkit.smoke.runner import default_workers
+
+    if backend not in ("process", "dask"):
+        _usage("--backend is 'process' or 'dask'")
+    if check and fast:
+        _usage("--check and --fast exclude each other")
+    if compare_with is not None and not compare_with.is_file():
+        _usage(f"no such report: {compare_with}")
+    loaded, spec = load_playable(game)
+    counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
+        range(spec.min_players, spec.max_players + 1))
+    names = [n for b in (bot or ["heuristic"]) for n in b.split(",") if n]
+    unknown = [n for n in names if n not in spec.bots]
+    if unknown:
+        _usage(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
+    out_dir = output or Path("out") / spec.id
+    report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
+                       workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
+                       backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        print_summary(report, out_dir)
+    if report["interrupted"]:
+        raise typer.Exit(130)
+    raise typer.Exit(1 if report["errors"] else 0)
+
+
+def replay(
+    log: Annotated[Path, typer.Argument(help="A game log written by `hordekit smoke` (or a golden log).")],
+    check: Annotated[bool, typer.Option("--check/--no-check", help="Check invariants after every step.")] = True,
+) -> None:
+    """Replay a saved game log step by step and print where it ends; reproduces a failed game.
+
+    Exit code 0 when the logged game replays and plays to its end cleanly, 1 when it fails.
+    """
+    from engine.core.driver import play_game
+    from engine.core.driver import replay as replay_actions
+    from toolkit.games import load_game
+
+    try:
+        data = json.loads(log.read_text())
+        game_ref, actions = data.get("content") or data["game"], list(data["actions"])
+        players = int(data["players"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        _usage(f"{log}: not a hordekit game log ({exc})")
+    game_dir = Path(game_ref) if (Path(game_ref) / "game.yaml").is_file() else resolve_game(str(data["game"]))
+    loaded, spec = load_playable(str(game_dir))
+    if data.get("fingerprint") and data["fingerprint"] != loaded.fingerprint:
+        typer.echo(f"warning: the content changed since this log was written ({data['fingerprint']} -> "
+                   f"{loaded.fingerprint}); the replay may diverge", err=True)
+    model = spec.build_model(loaded.data)
+    try:
+        state = replay_actions(spec, model, players, actions, data.get("options") or {})
+    except ValueError as exc:
+        typer.echo(f"{log}: the log does not replay: {exc}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"replayed {len(actions)} actions of {spec.id} ({players} players)")
+    if check:
+        problems = state.check_invariants()
+        if problems:
+            typer.echo(f"invariants broken at the end of the log: {'; '.join(problems)}")
+            raise typer.Exit(1)
+    if state.is_over():
+        r = state.result()
+        typer.echo(f"game over: {r.end_reason} after {r.turns} turns; scores {r.scores}; winners {r.winners}")
+        return
+    d = state.decision()
+    typer.echo(f"the log stops with the game in progress: next, {'chance' if d.player < 0 else f'player {d.player}'}"
+               f" must '{d.prompt}'")
+    if data.get("seed") is not None and data.get("bots"):
+        rec = play_game(spec, model, players, int(data["seed"]), list(data["bots"]), data.get("options") or {}, check=check)
+        if rec.error:
+            typer.echo(f"playing on with the logged bots and seed reproduces the failure: {rec.error}")
+            raise typer.Exit(1)
+        typer.echo(f"playing on with the logged bots and seed, the game now ends cleanly "
+                   f"({rec.result.end_reason}, scores {rec.result.scores})")
+
+
+def scenario(
+    files: Annotated[list[Path], typer.Argument(help="Scenario files (YAML), or folders of them.")],
+) -> None:
+    """Run executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
+
+    Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
+    """
+    from engine.core.scenario import run_scenario
+    from toolkit.games import read_yaml
+    from toolkit.paths import display
+
+    paths: list[Path] = []
+    for f in files:
+        if f.is_dir():
+            paths.extend(sorted(f.glob("*.yaml")))
+        elif f.is_file():
+            paths.append(f)
+        else:
+            _usage(f"no such file or folder: {f}")
+    if not paths:
+        _usage("no scenario files given")
+    cache: dict[str, tuple[Any, Any, Any]] = {}
+    failed = 0
+    for path in paths:
+        doc, diags = read_yaml(path)
+        name = display(path)
+        if diags or not isinstance(doc.data, dict) or "game" not in doc.data:
+            for d in diags:
+                typer.echo(f"{d.file}:{d.line}:{d.col}: {d.message}")
+            if not diags:
+                typer.echo(f"{name}:1:1: a scenario is a mapping with at least 'game', 'setup' and 'expect'")
+            failed += 1
+            continue
+        game_id = str(doc.data["game"])
+        if game_id not in cache:
+            loaded, spec = load_playable(game_id)
+            cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
+        loaded, spec, model = cache[game_id]
+        problems = run_scenario(doc.data, loaded.data, spec, model)
+        title = doc.data.get("name", path.stem)
+        if not problems:
+            typer.echo(f"PASS {name}: {title}")
+            continue
+        failed += 1
+        for p in problems:
+            m = re.search(r"step (\d+)", p)
+            pos = doc.pos(("steps", int(m.group(1)) - 1)) if m else doc.pos(("expect",))
+            typer.echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
+    typer.echo(f"{len(paths) - failed} passed, {failed} failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(smoke)
+    app.command()(replay)
+    app.command()(scenario)

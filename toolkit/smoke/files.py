@@ -1,0 +1,53 @@
+"""Writing a smoke run's outputs: report JSON, one CSV per table, replay logs of failed games."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from toolkit.atomic import open_text, write_text
+from toolkit.smoke.runner import GameSummary
+
+LOG_FORMAT = "hordekit-log/1"
+
+
+def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, summary: GameSummary,
+             options: dict[str, Any]) -> Path:
+    """A failed game as a replayable log: content fingerprint plus every action, chance included."""
+    path = folder / f"game-{summary.index:05d}-seed-{summary.seed}.json"
+    log = {"format": LOG_FORMAT, "game": game, "content": game_dir, "fingerprint": fingerprint,
+           "players": summary.players, "seed": summary.seed, "bots": summary.bots, "options": options,
+           "error": summary.error, "actions": summary.actions or []}
+    write_text(path, json.dumps(log, separators=(",", ":")) + "\n")
+    return path
+
+
+def write_csvs(report: dict[str, Any], folder: Path) -> list[Path]:
+    """One CSV per table of the report, for spreadsheets."""
+    written = []
+
+    def table(name: str, header: list[str], rows: list[list[Any]]) -> None:
+        path = folder / f"smoke-{name}.csv"
+        with open_text(path) as fh:
+            w = csv.writer(fh)
+            w.writerow(header)
+            w.writerows(rows)
+        written.append(path)
+
+    table("seats", ["players", "seat", "games", "wins", "rate", "ci_low", "ci_high", "expected"],
+          [[p, r["seat"], r["games"], r["wins"], r["rate"], r["ci_low"], r["ci_high"], r["expected"]]
+           for p, rows in report["win_rate_by_seat"].items() for r in rows])
+    events = sorted({e for c in report["components"].values() for e in c["events"]})
+    table("components", ["id", "kind", *events, "games_used", "win_rate_when_used", "ci_low", "ci_high", "lift", "z"],
+          [[cid, c["kind"], *[c["events"].get(e, 0) for e in events], c["games_used"], c["win_rate_when_used"],
+            c["ci_low"], c["ci_high"], c["lift"], c["z"]] for cid, c in report["components"].items()])
+    table("end-reasons", ["reason", "games"], [[k, v] for k, v in report["end_reasons"].items()])
+    table("errors", ["index", "seed", "players", "message", "log", "command"],
+          [[e["index"], e["seed"], e["players"], e["message"], e["log"], e["command"]] for e in report["errors"]])
+    return written
+
+
+def write_json(report: dict[str, Any], path: Path) -> None:
+    write_text(path, json.dumps(report, indent=1) + "\n")

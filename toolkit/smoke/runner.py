@@ -1,0 +1,219 @@
+"""Play many games, on one core, all cores, or a Dask cluster, with identical results.
+
+Everything that decides a game — its seed, player count, seat line-up and whether it runs in
+checked mode — is a pure function of the run plan and the game's index (``game_setup``). So
+the same plan gives the same games whatever the worker count or backend: workers only decide
+*where* a game is played.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterator
+
+from engine.core.driver import derive_seed, play_game
+from engine.core.registry import load_spec
+
+#: How often (1 in N games) a default run checks invariants, clone and replay equivalence.
+SAMPLE_EVERY = 20
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What to play. Plain data, so it pickles to worker processes and Dask workers."""
+
+    game: str
+    rules: str
+    games: int
+    players: tuple[int, ...]
+    seed: int
+    bots: tuple[str, ...]
+    check: str = "sample"  # "all", "sample" or "none"
+    rotate_seats: bool = True
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def game_setup(plan: RunPlan, index: int) -> tuple[int, int, list[str], bool]:
+    """(players, seed, bot per seat, checked) of game ``index``: a function of the plan only.
+
+    Seats are rotated game by game so that, with mixed line-ups, no bot always sits first:
+    seat advantage and bot (or card) strength are then not confused.
+    """
+    players = plan.players[index % len(plan.players)]
+    seed = derive_seed(plan.seed, index)
+    lineup = [plan.bots[i % len(plan.bots)] for i in range(players)]
+    if plan.rotate_seats and len(set(lineup)) > 1:
+        shift = (index // len(plan.players)) % players
+        lineup = lineup[shift:] + lineup[:shift]
+    checked = plan.check == "all" or (plan.check == "sample" and index % SAMPLE_EVERY == 0)
+    return players, seed, lineup, checked
+
+
+@dataclass
+class GameSummary:
+    """One game's outcome, small enough to send back from a worker."""
+
+    index: int
+    seed: int
+    players: int
+    bots: list[str]
+    checked: bool
+    steps: int
+    seconds: float
+    error: str | None = None
+    stalemate: bool = False
+    end_reason: str = ""
+    turns: int = 0
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    usage: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    stats: dict[str, float] = field(default_factory=dict)
+    actions: list[int] | None = None  # kept for failed games only: they are saved as logs
+
+
+# -- one worker's state: the model is built once per process --------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(plan: RunPlan, data: dict[str, list[dict[str, Any]]], ignore_sigint: bool = True) -> None:
+    """Build the game's model once per worker process; Ctrl-C is handled by the parent only."""
+    if ignore_sigint:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    spec = load_spec(plan.rules)
+    _WORKER.update(plan=plan, spec=spec, model=spec.build_model(data), key=id(data))
+
+
+def play_indices(indices: list[int]) -> tuple[list[GameSummary], int]:
+    """Play the given games in this worker; also report the worker's peak memory (KiB)."""
+    plan, spec, model = _WORKER["plan"], _WORKER["spec"], _WORKER["model"]
+    out = []
+    for index in indices:
+        players, seed, lineup, checked = game_setup(plan, index)
+        start = time.perf_counter()
+        rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked)
+        summary = GameSummary(index=index, seed=seed, players=players, bots=lineup, checked=checked,
+                              steps=rec.steps, seconds=time.perf_counter() - start, error=rec.error,
+                              stalemate=rec.stalemate)
+        if rec.result is not None:
+            r = rec.result
+            summary.end_reason, summary.turns = r.end_reason, r.turns
+            summary.scores, summary.winners = list(r.scores), list(r.winners)
+            summary.usage, summary.stats = r.usage, dict(r.stats)
+        if rec.error is not None:
+            summary.actions = list(rec.actions)
+        out.append(summary)
+    return out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _dask_play(payload: tuple[RunPlan, dict[str, Any]], indices: list[int]) -> tuple[list[GameSummary], int]:
+    """A Dask task: (re)build the model on this worker when the plan changes, then play."""
+    plan, data = payload
+    if _WORKER.get("plan") != plan or _WORKER.get("key") != id(data):
+        _init_worker(plan, data, ignore_sigint=False)
+    return play_indices(indices)
+
+
+# -- backends ---------------------------------------------------------------------------------
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class RunOutcome:
+    summaries: list[GameSummary]
+    seconds: float
+    workers: int
+    backend: str
+    interrupted: bool = False
+    peak_rss_kib: int = 0
+
+
+def chunks(n: int, workers: int) -> list[list[int]]:
+    """Game indices in chunks: small enough for even load and progress, big enough to be cheap."""
+    size = max(1, min(50, n // max(1, workers * 8)))
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def run(plan: RunPlan, data: dict[str, list[dict[str, Any]]], workers: int, backend: str = "process",
+        scheduler: str | None = None, progress: Progress | None = None) -> RunOutcome:
+    """Play ``plan.games`` games and return their summaries in index order.
+
+    Ctrl-C stops the run: games already finished are kept and the outcome says it was interrupted.
+    """
+    start = time.perf_counter()
+    results: list[GameSummary] = []
+    peak = 0
+    interrupted = False
+    done = progress or (lambda n: None)
+    try:
+        for batch, rss in _execute(plan, data, workers, backend, scheduler):
+            results.extend(batch)
+            peak = max(peak, rss)
+            done(len(batch))
+    except KeyboardInterrupt:
+        interrupted = True
+    results.sort(key=lambda s: s.index)
+    return RunOutcome(results, time.perf_counter() - start, workers, backend, interrupted, peak)
+
+
+def _execute(plan: RunPlan, data: dict[str, Any], workers: int, backend: str,
+             scheduler: str | None) -> Iterator[tuple[list[GameSummary], int]]:
+    work = chunks(plan.games, workers)
+    if backend == "dask":
+        yield from _execute_dask(plan, data, work, scheduler)
+    elif workers <= 1:
+        _init_worker(plan, data, ignore_sigint=False)
+        for indices in work:
+            yield play_indices(indices)
+    else:
+        yield from _execute_pool(plan, data, work, workers)
+
+
+def _execute_pool(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
+                  workers: int) -> Iterator[tuple[list[GameSummary], int]]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(plan, data))
+    try:
+        pending = {pool.submit(play_indices, indices) for indices in work}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                yield fut.result()
+    finally:
+        # On Ctrl-C: drop what has not started, let running chunks (short) finish, then stop.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _execute_dask(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
+                  scheduler: str | None) -> Iterator[tuple[list[GameSummary], int]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:  # pragma: no cover - depends on the optional extra
+        raise RuntimeError("the Dask backend needs the extra: pip install 'hordekit[dask]'") from exc
+    if not scheduler:
+        raise RuntimeError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    client = Client(scheduler, timeout="20s")
+    try:
+        payload = client.scatter((plan, data), broadcast=True)
+        futures = [client.submit(_dask_play, payload, indices, pure=False) for indices in work]
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def summary_dict(s: GameSummary) -> dict[str, Any]:
+    return asdict(s)
