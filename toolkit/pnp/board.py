@@ -112,6 +112,17 @@ def _target(c: Any, x: float, y: float) -> None:
     c.line(x, y - r * 1.6, x, y + r * 1.6)
 
 
+def _seam_label(c: Any, x: float, y: float, text: str, vertical: bool) -> None:
+    c.saveState()
+    c.setFillColorRGB(0.85, 0.1, 0.1)
+    c.setFont(FONTS["regular"], 6)
+    c.translate(x, y)
+    if vertical:
+        c.rotate(-90)
+    c.drawString(0, 2, text)
+    c.restoreState()
+
+
 def draw_board_page(c: Any, form: str, plan: BoardPlan, win: Window) -> None:
     """One sheet: its window onto the board, registration targets, cut lines and its label."""
     ox, oy = plan.origin
@@ -131,26 +142,33 @@ def draw_board_page(c: Any, form: str, plan: BoardPlan, win: Window) -> None:
     c.setLineWidth(0.6)
     marks_y = [plan.height * f for f in (0.2, 0.5, 0.8)]
     marks_x = [plan.width * f for f in (0.2, 0.5, 0.8)]
+    # The sheet whose overlap strip is on its left (or bottom) edge goes on top: it carries a
+    # dashed cut line through the middle of the strip. The sheet underneath carries a solid line
+    # at the same place; targets sit on that line on both, so the cut edge meets them.
     for a, b in plan.seams_x:
         mid = (a + b) / 2
         if win.bx <= a and b <= win.bx + win.w + 1e-6:
+            on_top = abs(win.bx - a) < 1e-6
             for my in marks_y:
-                _target(c, *to_page((a + mid) / 2, my))
-            if abs(win.bx - a) < 1e-6:  # this sheet's left strip: it goes on top; cut here
-                c.setDash(3, 2)
-                x, _ = to_page(mid, 0)
-                c.line(x, mm(oy), x, mm(oy + win.h))
-                c.setDash()
+                _target(c, *to_page(mid, my))
+            x, _ = to_page(mid, 0)
+            c.setDash(*((3, 2) if on_top else (1, 0)))
+            c.line(x, mm(oy), x, mm(oy + win.h))
+            c.setDash()
+            _seam_label(c, x, mm(oy + win.h) - 9, "cut here, lay over the sheet to the left" if on_top
+                        else "lay the next sheet's cut edge on this line", vertical=True)
     for a, b in plan.seams_y:
         mid = (a + b) / 2
         if win.by <= a and b <= win.by + win.h + 1e-6:
+            on_top = abs(win.by - a) < 1e-6
             for mx in marks_x:
-                _target(c, *to_page(mx, (a + mid) / 2))
-            if abs(win.by - a) < 1e-6:  # this sheet's bottom strip: it goes on top; cut here
-                c.setDash(3, 2)
-                _, y = to_page(0, mid)
-                c.line(mm(ox), y, mm(ox + win.w), y)
-                c.setDash()
+                _target(c, *to_page(mx, mid))
+            _, y = to_page(0, mid)
+            c.setDash(*((3, 2) if on_top else (1, 0)))
+            c.line(mm(ox), y, mm(ox + win.w), y)
+            c.setDash()
+            _seam_label(c, mm(ox) + 9, y, "cut here, lay over the sheet below" if on_top
+                        else "lay the next sheet's cut edge on this line", vertical=False)
     c.restoreState()
     c.setStrokeColorRGB(0.4, 0.4, 0.4)
     c.setLineWidth(0.3)

@@ -159,8 +159,12 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
         back = design.back if backs != "none" else None
         bforms: dict[str, str] = {}
         if back:
-            bdesign = prepared.layouts.backs[back]
+            bdesign = (Design(design.name, design.size, design.boxes, where=design.where, per_item=True)
+                       if back == "front" else prepared.layouts.backs[back])
             for f in faces:
+                if back == "front":
+                    bforms[f.key] = f.key  # double-sided: the same face on both sides
+                    continue
                 key = _back_form(back, design.size) + (f":{f.key}" if bdesign.per_item else "")
                 ctx = {**(f.ctx if bdesign.per_item else base_context(loaded)), "deck": back}
                 target = f.target if bdesign.per_item else Target(

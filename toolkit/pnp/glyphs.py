@@ -367,6 +367,15 @@ def _swamp(c: Any, ink: Ink) -> None:
         c.ellipse(x - 5, h - 18, x + 5, h, stroke=0, fill=1)
 
 
+def _time(c: Any, ink: Ink) -> None:
+    _fill_stroke(c, _hex("#8b5a2b"), ink, 5)
+    c.rect(16, 88, 68, 8, stroke=1, fill=1)
+    c.rect(16, 4, 68, 8, stroke=1, fill=1)
+    _poly(c, [(24, 88), (76, 88), (54, 50), (76, 12), (24, 12), (46, 50)], _hex("#f4ead5"), ink, 5)
+    _poly(c, [(34, 14), (66, 14), (50, 34)], _hex("#e0b04a"))
+    _poly(c, [(38, 74), (62, 74), (50, 56)], _hex("#e0b04a"))
+
+
 def _unknown(c: Any, ink: Ink) -> None:
     _fill_stroke(c, _hex("#ffe3e3"), _hex("#d62828"), 6)
     c.rect(8, 8, 84, 84, stroke=1, fill=1)
@@ -383,7 +392,7 @@ GLYPHS: dict[str, Draw] = {
     "doom": _skull("#d9b8b8"), "hit": _hit, "town": _town,
     "stone": _stone, "wood": _wood, "food": _food, "metal": _metal, "magic": _magic, "gold": _coin,
     "army": _army, "settlement": _settlement, "castle": _castle, "wizard-tower": _wizard_tower,
-    "horde": _horde, "victory": _victory,
+    "horde": _horde, "victory": _victory, "time": _time,
     "mountain": _mountain, "forest": _forest, "farms": _farms, "hills": _hills, "swamp": _swamp,
 }
 

@@ -206,7 +206,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
                 sections[section][str(dname)] = d
     # A back takes the size of the fronts that name it.
     for design in list(sections["kinds"].values()) + list(sections["extras"].values()):
-        if design.back and design.back not in sections["backs"]:
+        if design.back and design.back != "front" and design.back not in sections["backs"]:
             section = "kinds" if design.name in sections["kinds"] else "extras"
             bad((section, design.name, "back"), f"back design '{design.back}' is not defined under 'backs'")
             design.back = None

@@ -55,9 +55,9 @@ def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int =
         if not design.back:
             result.diagnostics = [error("HK406", f"'{item_id}' has no back design", "")]
             return result
-        bd = prepared.layouts.backs[design.back]
+        bd = design if design.back == "front" else prepared.layouts.backs[design.back]
         design = Design(bd.name, face.design.size, bd.boxes, where=bd.where)
-        ctx = {**(face.ctx if bd.per_item else base_context(loaded)), "deck": face.design.back}
+        ctx = {**(face.ctx if bd.per_item or bd is face.design else base_context(loaded)), "deck": face.design.back}
     register_fonts()
     w, h = design.size
     buf = io.BytesIO()
