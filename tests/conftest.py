@@ -16,9 +16,11 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CONTENT = ROOT / "content"
 
 
-def run_cli(*args: str, cwd: Path | None = None, check_json: bool = False) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path | None = None, check_json: bool = False,
+            extra_path: list[Path] | None = None) -> subprocess.CompletedProcess[str]:
     """Run `python -m toolkit ARGS` the way a designer or CI would: a fresh process, no terminal."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", COLUMNS="120")
+    path = os.pathsep.join(str(p) for p in [ROOT, *(extra_path or [])])
+    env = dict(os.environ, PYTHONPATH=path, NO_COLOR="1", COLUMNS="120")
     env.pop("HORDEKIT_DEBUG", None)
     proc = subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd or ROOT, env=env,
                           capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)

@@ -7,7 +7,6 @@ a broken file never stops the others from being checked.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -158,12 +157,13 @@ def rules_effect_kinds(game: Game) -> frozenset[str] | None:
     """Effect kinds the game's rules engine implements, or None when it has no engine yet."""
     if not game.rules:
         return None
+    from toolkit.rules import load_rules
+
     try:
-        module = importlib.import_module(f"engine.{game.rules}")
-    except ModuleNotFoundError:
+        spec = load_rules(game.rules)
+    except (ImportError, LookupError):
         return None
-    spec = getattr(module, "SPEC", None)
-    return frozenset(spec.effect_kinds) if spec is not None else None
+    return frozenset(spec.effect_kinds)
 
 
 def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
@@ -174,7 +174,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
     if game.rules and implemented is None:
         pos = game.manifest.pos(("rules",))
         out.diagnostics.append(warning(
-            "HK301", f"rules module engine.{game.rules} is not available: effects are not checked against it",
+            "HK301", f"rules module {game.rules} is not available: effects are not checked against it",
             manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
     for files in docs.values():
         for f, doc in files:

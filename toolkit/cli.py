@@ -76,12 +76,11 @@ def validate(
         found = [d for d in loaded.diagnostics if not only or d.file in only]
         diags.extend(found)
         if format is OutputFormat.text:
-            status = "ok" if not found else summary(found)
-            typer.echo(f"{display(gdir)}: {status}", err=True)
-    if diags:
-        typer.echo(FORMATTERS[format.value](diags))
-    elif format is OutputFormat.json:
-        typer.echo("[]")
+            if found:
+                typer.echo(FORMATTERS["text"](found))
+            typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
+    if format is not OutputFormat.text:
+        typer.echo(FORMATTERS[format.value](diags) if diags else ("[]" if format is OutputFormat.json else ""))
     failed = any(d.severity is Severity.ERROR or strict for d in diags)
     raise typer.Exit(1 if failed else 0)
 

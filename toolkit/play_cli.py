@@ -44,12 +44,12 @@ def load_playable(name: str) -> tuple[Any, Any]:
     if not loaded.game.rules:
         typer.echo(f"{name}: the manifest names no rules module, so the game cannot be played", err=True)
         raise typer.Exit(1)
-    from engine.core.registry import load_spec
+    from toolkit.rules import load_rules
 
     try:
-        spec = load_spec(loaded.game.rules)
+        spec = load_rules(loaded.game.rules)
     except (ImportError, LookupError) as exc:
-        typer.echo(f"{name}: rules module engine.{loaded.game.rules} is not available ({exc})", err=True)
+        typer.echo(f"{name}: rules module {loaded.game.rules} is not available ({exc})", err=True)
         raise typer.Exit(1)
     return loaded, spec
 
@@ -179,7 +179,7 @@ def smoke(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 200,
     players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,
-    bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat.")] = None,
+    bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat. Default: heuristic.")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
     check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
@@ -204,7 +204,8 @@ def smoke(
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
-    names = [n for b in (bot or ["heuristic"]) for n in b.split(",") if n]
+    default_bot = "heuristic" if "heuristic" in spec.bots else "random" if "random" in spec.bots else sorted(spec.bots)[0]
+    names = [n for b in (bot or [default_bot]) for n in b.split(",") if n]
     unknown = [n for n in names if n not in spec.bots]
     if unknown:
         _usage(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
@@ -230,7 +231,6 @@ def replay(
     Exit code 0 when the logged game replays and plays to its end cleanly, 1 when it fails.
     """
     from engine.core.driver import play_game
-    from engine.core.driver import replay as replay_actions
     from toolkit.games import load_game
 
     try:
@@ -245,11 +245,16 @@ def replay(
         typer.echo(f"warning: the content changed since this log was written ({data['fingerprint']} -> "
                    f"{loaded.fingerprint}); the replay may diverge", err=True)
     model = spec.build_model(loaded.data)
-    try:
-        state = replay_actions(spec, model, players, actions, data.get("options") or {})
-    except ValueError as exc:
-        typer.echo(f"{log}: the log does not replay: {exc}", err=True)
-        raise typer.Exit(1)
+    state = spec.new_state(model, players, dict(data.get("options") or {}))
+    for i, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            typer.echo(f"{log}: the log does not replay: action {i} ({action}) is not legal: {exc}")
+            raise typer.Exit(1)
+        except Exception as exc:  # the rules failed: exactly what a failure log is for
+            typer.echo(f"the logged game fails again at action {i} of {len(actions)}: {type(exc).__name__}: {exc}")
+            raise typer.Exit(1)
     typer.echo(f"replayed {len(actions)} actions of {spec.id} ({players} players)")
     if check:
         problems = state.check_invariants()

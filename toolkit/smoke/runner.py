@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import resource
+from itertools import islice
 import signal
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator
 
 from engine.core.driver import derive_seed, play_game
-from engine.core.registry import load_spec
+from toolkit.rules import load_rules
 
 #: How often (1 in N games) a default run checks invariants, clone and replay equivalence.
 SAMPLE_EVERY = 20
@@ -84,7 +85,7 @@ def _init_worker(plan: RunPlan, data: dict[str, list[dict[str, Any]]], ignore_si
     """Build the game's model once per worker process; Ctrl-C is handled by the parent only."""
     if ignore_sigint:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    spec = load_spec(plan.rules)
+    spec = load_rules(plan.rules)
     _WORKER.update(plan=plan, spec=spec, model=spec.build_model(data), key=id(data))
 
 
@@ -179,10 +180,13 @@ def _execute_pool(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(plan, data))
+    queue = iter(work)
+    window = 4 * workers  # chunks in flight: keeps every worker busy without queueing the whole run
     try:
-        pending = {pool.submit(play_indices, indices) for indices in work}
+        pending = {pool.submit(play_indices, indices) for indices in islice(queue, window)}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            pending |= {pool.submit(play_indices, indices) for indices in islice(queue, len(finished))}
             for fut in finished:
                 yield fut.result()
     finally:
@@ -201,12 +205,17 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
     client = Client(scheduler, timeout="20s")
     try:
         payload = client.scatter((plan, data), broadcast=True)
-        futures = [client.submit(_dask_play, payload, indices, pure=False) for indices in work]
+        window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
+        queue = iter(work)
+        futures = as_completed([client.submit(_dask_play, payload, indices, pure=False)
+                                for indices in islice(queue, window)])
         try:
-            for fut in as_completed(futures):
+            for fut in futures:
+                for indices in islice(queue, 1):
+                    futures.add(client.submit(_dask_play, payload, indices, pure=False))
                 yield fut.result()
         finally:
-            client.cancel(futures)
+            futures.clear()
     finally:
         client.close()
 

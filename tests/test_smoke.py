@@ -1,0 +1,182 @@
+"""Smoke games at scale: same games whatever the workers or backend, reports, logs, replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT, run_cli
+
+PYLIB = FIXTURES / "pylib"
+COINRACE = FIXTURES / "coinrace"
+
+
+def run_with_pylib(*args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI with the Coin Race rules module importable."""
+    return run_cli(*args, extra_path=[PYLIB])
+
+
+@pytest.fixture(scope="module")
+def coinrace_data() -> dict:
+    from toolkit.games import load_game
+
+    sys.path.insert(0, str(PYLIB))
+    loaded = load_game(COINRACE)
+    assert loaded.ok, loaded.diagnostics
+    return loaded.data
+
+
+def _plan(**kw):  # noqa: ANN202
+    from toolkit.smoke.runner import RunPlan
+
+    base = dict(game="coinrace", rules="coinrace_rules", games=120, players=(2, 3, 4), seed=11,
+                bots=("random",), check="sample")
+    base.update(kw)
+    return RunPlan(**base)
+
+
+def _comparable(outcome) -> list[dict]:  # noqa: ANN001
+    return [{k: v for k, v in asdict(s).items() if k != "seconds"} for s in outcome.summaries]
+
+
+def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
+    from toolkit.smoke.runner import run
+
+    one = run(_plan(), coinrace_data, workers=1)
+    two = run(_plan(), coinrace_data, workers=2)
+    assert [s.index for s in one.summaries] == list(range(120))
+    assert _comparable(one) == _comparable(two)
+    assert any(s.error for s in one.summaries) and any(not s.error for s in one.summaries)
+
+
+def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict) -> None:
+    distributed = pytest.importorskip("distributed")
+    from toolkit.smoke.runner import run
+
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        client = distributed.Client(cluster)
+        client.run(lambda: sys.path.insert(0, str(PYLIB)))
+        client.close()
+        dask = run(_plan(), coinrace_data, workers=2, backend="dask", scheduler=cluster.scheduler_address)
+    finally:
+        cluster.close()
+    pool = run(_plan(), coinrace_data, workers=2)
+    assert _comparable(dask) == _comparable(pool)
+    assert dask.backend == "dask"
+
+
+def test_seats_rotate_for_mixed_lineups() -> None:
+    from toolkit.smoke.runner import game_setup
+
+    plan = _plan(players=(2,), bots=("greedy", "random"))
+    lineups = [game_setup(plan, i)[2] for i in range(4)]
+    assert lineups == [["greedy", "random"], ["random", "greedy"], ["greedy", "random"], ["random", "greedy"]]
+
+
+def test_seeds_derive_from_run_seed_and_index() -> None:
+    from toolkit.smoke.runner import game_setup
+
+    a = [game_setup(_plan(seed=5), i)[1] for i in range(5)]
+    b = [game_setup(_plan(seed=5, games=999), i)[1] for i in range(5)]
+    c = [game_setup(_plan(seed=6), i)[1] for i in range(5)]
+    assert a == b and a != c and len(set(a)) == 5
+
+
+def test_checked_mode_runs_on_a_sample_or_on_every_game() -> None:
+    from toolkit.smoke.runner import SAMPLE_EVERY, game_setup
+
+    sample = [game_setup(_plan(), i)[3] for i in range(100)]
+    assert sum(sample) == 100 // SAMPLE_EVERY
+    assert all(game_setup(_plan(check="all"), i)[3] for i in range(10))
+    assert not any(game_setup(_plan(check="none"), i)[3] for i in range(100))
+
+
+def test_failed_games_are_logged_with_a_command_that_reproduces_them(tmp_path: Path) -> None:
+    proc = run_with_pylib("smoke", str(COINRACE), "--games", "200", "--bot", "random", "--seed", "3",
+                          "-o", str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads((tmp_path / "smoke-report.json").read_text())
+    assert report["errors"], "coin race fails on some seeds by design"
+    err = report["errors"][0]
+    assert {"seed", "log", "command", "message", "index", "players"} <= set(err)
+    assert "deliberate failure" in err["message"]
+    assert err["command"] == f"hordekit replay {err['log']}"
+    log = json.loads(Path(err["log"]).read_text())
+    assert log["format"] == "hordekit-log/1" and log["seed"] == err["seed"] and log["actions"]
+    again = run_with_pylib("replay", err["log"])
+    assert again.returncode == 1
+    assert "fails again" in again.stdout and "deliberate failure" in again.stdout
+
+
+def test_report_json_csv_and_html(tmp_path: Path) -> None:
+    proc = run_with_pylib("smoke", str(COINRACE), "--games", "150", "--bot", "greedy,random", "-o", str(tmp_path),
+                          "--json")
+    report = json.loads(proc.stdout)
+    for key in ("game", "players", "seed", "games_requested", "games_finished", "stalemates", "errors",
+                "win_rate_by_seat", "components", "end_reasons", "turns", "scores", "flags", "never"):
+        assert key in report, key
+    assert report["games_requested"] == 150
+    assert report["games_finished"] + len(report["errors"]) == 150
+    seat = report["win_rate_by_seat"]["2"][0]
+    assert seat["ci_low"] <= seat["rate"] <= seat["ci_high"]
+    assert report["components"]["step-two"]["events"]["played"] > 0
+    for name in ("seats", "components", "end-reasons", "errors"):
+        assert (tmp_path / f"smoke-{name}.csv").read_text().count("\n") >= 1
+    html = (tmp_path / "smoke-report.html").read_text()
+    assert "<svg" in html and "Win rate by seat" in html
+    assert "<script" not in html and "src=" not in html and "href=" not in html  # offline, self-contained
+
+
+def test_compare_marks_shifts_larger_than_chance(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "random", "-o", str(old))
+    proc = run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "greedy,random",
+                          "-o", str(new), "--compare", str(old / "smoke-report.json"))
+    report = json.loads((new / "smoke-report.json").read_text())
+    moved = report["compared_with"]
+    assert any(r["significant"] for r in moved["seats"]) or any(r["significant"] for r in moved["components"])
+    assert "significant shifts" in proc.stdout
+    same = run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "random",
+                          "-o", str(tmp_path / "again"), "--compare", str(old / "smoke-report.json"))
+    assert "no shift larger than chance" in same.stdout
+
+
+def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(PYLIB)]))
+    proc = subprocess.Popen([sys.executable, "-m", "toolkit", "smoke", str(COINRACE), "--games", "5000000",
+                             "--fast", "-o", str(tmp_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    report = json.loads((tmp_path / "smoke-report.json").read_text())
+    assert report["interrupted"] is True
+    assert 0 < report["games_played"] < 5_000_000
+    assert "(interrupted)" in out
+
+
+def test_bad_arguments_are_usage_errors() -> None:
+    assert run_cli("smoke", "no-such-game").returncode == 2
+    assert run_cli("smoke", "hordes-and-heroes", "--players", "1..9").returncode == 2
+    assert run_cli("smoke", "hordes-and-heroes", "--bot", "genius").returncode == 2
+
+
+def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:
+    proc = run_cli("smoke", "hordes-and-heroes", "--games", "24", "--players", "2..5", "--seed", "4",
+                   "-o", str(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    report = json.loads(proc.stdout)
+    assert report["game"] == "hordes-and-heroes" and report["games_finished"] == 24
+    assert set(report["win_rate_by_seat"]) == {"2", "3", "4", "5"}
+    assert report["never"].get("recruited") is not None
