@@ -1,0 +1,49 @@
+"""Kingdoms: kingdom building on a grid against spawning hordes, 1-6 players, 20 rounds.
+
+Options of `new_state` (the variants, by content id or short name): `player-versus-player` /
+`pvp`, `horde-player` (the last seat plays the hordes), `advanced-tiles`, `wizard-towers`; also
+`rounds` (a shorter game) and `max_actions` (the stalemate guard).
+"""
+from __future__ import annotations
+
+import random
+
+from engine.core.api import GameSpec
+from engine.core.bots import RandomBot
+from engine.kingdoms.bots import HeuristicBot, HordeBot
+from engine.kingdoms.effects import EFFECT_KINDS
+from engine.kingdoms.model import Model, build_model
+from engine.kingdoms.scenario import probe, scenario_state
+from engine.kingdoms.state import KState
+
+
+def new_state(model: Model, players: int, options: dict) -> KState:
+    if not 1 <= players <= 6:
+        raise ValueError("Kingdoms is for 1 to 6 players")
+    return KState(model, players, options)
+
+
+def _random(seat: int, rng: random.Random) -> RandomBot:
+    return RandomBot(seat, rng)
+
+
+def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
+    return HeuristicBot(seat, rng)
+
+
+def _horde(seat: int, rng: random.Random) -> HordeBot:
+    return HordeBot(seat, rng)
+
+
+SPEC = GameSpec(
+    id="kingdoms",
+    min_players=1,
+    max_players=6,
+    build_model=build_model,
+    new_state=new_state,
+    bots={"random": _random, "heuristic": _heuristic, "horde": _horde},
+    effect_kinds=EFFECT_KINDS,
+    text_kinds=EFFECT_KINDS,
+    scenario_state=scenario_state,
+    probe=probe,
+)

@@ -1,0 +1,435 @@
+"""A game of Kingdoms: the board, the players' pieces and the round loop (engine.core.sequential).
+
+The state is flat arrays indexed by space (owner, settlements, castles, towers, armies, horde,
+hit counters) so the rules stay cheap; one player owns everything in a space (only an invading
+stack in the player-versus-player variant shares it, until the Attack phase settles it). The turn
+phases, battles, round segments and setup live in mixins next to this file.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from engine.core.api import CHANCE, Decision, GameResult
+from engine.core.sequential import SequentialState
+from engine.kingdoms.battle import BattleMixin
+from engine.kingdoms.board import make_board
+from engine.kingdoms.effects import HANDLERS, build_mods
+from engine.kingdoms.model import Ability, Effect, Model
+from engine.kingdoms.mods import Mods, UnitMod
+from engine.kingdoms.rounds import RoundMixin
+from engine.kingdoms.turn import TurnMixin
+
+VARIANT_KEYS = {"player-versus-player": "pvp", "horde-player": "horde_player",
+                "advanced-tiles": "advanced_tiles", "wizard-towers": "wizard_towers"}
+ROLL_FACES = tuple(str(i) for i in range(1, 11))
+D6_FACES = tuple(str(i) for i in range(1, 7))
+MAX_EXCHANGES = 500
+MAX_ACTIONS = 400_000
+
+
+def variant_flags(options: dict) -> dict[str, bool]:
+    """Variants by content id; the short python-style names and a `variants` list work too."""
+    listed = set(str(v) for v in options.get("variants") or [])
+    return {vid: bool(options.get(vid) or options.get(short) or vid in listed)
+            for vid, short in VARIANT_KEYS.items()}
+
+
+class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
+    """Build with `engine.kingdoms.new_state` (or `scenario_state` for a given situation)."""
+
+    def __init__(self, model: Model, players: int, options: dict | None = None,
+                 situation: dict | None = None) -> None:
+        options = dict(options or {})
+        m = self.model = model
+        self.n = players
+        self.options = options
+        self.situation = situation
+        self.variants = variant_flags(options)
+        self.pvp = self.variants["player-versus-player"]
+        self.horde_seat = players - 1 if self.variants["horde-player"] and players >= 2 else -1
+        self.kseats = [p for p in range(players) if p != self.horde_seat]
+        self.rounds = int(options.get("rounds", m.rounds))
+        self.max_actions = int(options.get("max_actions", MAX_ACTIONS))
+        b = self.board = make_board(m.cols, m.rows)
+        N = b.size
+        nres = len(m.resources)
+        self.gold = m.resources.index("gold") if "gold" in m.resources else nres - 1
+        # the board
+        self.tile = [-1] * N
+        self.adv = [-1] * N
+        self.owner = [-1] * N
+        self.sett = [0] * N
+        self.cast = [0] * N
+        self.tower = [0] * N
+        self.arm = [0] * N
+        self.moved = [0] * N
+        self.horde = [-1] * N
+        self.hits = [0] * N
+        self.inv = [0] * N            # invading armies (player versus player), owned by inv_owner
+        self.inv_owner = [-1] * N
+        self.claimed = [False] * N    # a tile's first-settlement bonus is taken
+        # tile properties (filled once the tiles are down)
+        self.space_mods: list[list[UnitMod]] = [[] for _ in range(N)]
+        self.space_horde: list[list[tuple[int, int, int]]] = [[] for _ in range(N)]
+        self.spawn_hits = [0] * N
+        self.no_enter = [False] * N
+        self.no_build = [False] * N
+        self.no_spawn = [False] * N
+        self.stop_here = [False] * N
+        self.plains_army = [0] * N
+        self.plains_horde = [0] * N
+        self.horde_rules: list[tuple[int, tuple[int, ...] | None, int, int]] = []
+        for e in m.horde_rules:
+            HANDLERS[e.kind].rule(self, e)
+        # players
+        self.res = [[0] * nres for _ in range(players)]
+        self.kingdom = [-1] * players
+        self.kingdoms_held: list[list[int]] = [[] for _ in range(players)]
+        self.abil: list[list[int]] = [[] for _ in range(players)]
+        self.has = [[False] * len(m.abilities) for _ in range(players)]
+        self.spent = [[False] * len(m.abilities) for _ in range(players)]
+        self.uses = [[0] * len(m.abilities) for _ in range(players)]
+        self.mods: list[Mods] = [build_mods(self, []) for _ in range(players)]
+        self.vt = [0] * players
+        self.n_arm = [0] * players
+        self.n_set = [0] * players
+        self.n_cast = [0] * players
+        self.n_tow = [0] * players
+        self.destroyed_by_hordes = [0] * players   # for the horde player's score
+        self.out = [False] * players              # chose not to start over
+        self.cap_broken = [False] * players
+        # supplies
+        self.pool = [True] * len(m.hordes)
+        self.hit_free = m.supply["hit"]
+        self.vt_free = m.supply["victory"]
+        self.castle_free = m.supply["castle"]
+        self.tower_free = m.supply["tower"]
+        self.chit_free = [m.supply.get("chit-" + r, 40) for r in m.resources]
+        # round and turn
+        self.round = 1
+        self.current = -1
+        self.order: list[int] = list(self.kseats)
+        self.phase = "setup"
+        self.phase_builds = ""
+        self.builds_left = 0
+        self.bonus_builds = 0
+        self.trained = [0] * N
+        self.haste = [0] * N
+        self.holy = [False] * N
+        self.dip = [0] * N
+        self.frozen: list[int] = []
+        self.controlled: dict[int, tuple[int, int]] = {}
+        self.stack_marks: list[tuple[int, int]] = []
+        self.stack_bonus: list[tuple[int, UnitMod, str]] = []
+        self.lost_armies = [0] * players
+        self.lost_fort = [False] * players
+        self.fought: list[int] = []
+        self.researched = 0
+        segs = list(m.segments.values())
+        self.horde_seg = next((s for s in segs if "target-priority" in s), {})
+        self.raid_rules = next((s for s in segs if "hit-allocation" in s), {})
+        self.end_reason = ""
+        # usage and statistics
+        self.use_kingdom = [[0] * players for _ in m.kingdoms]
+        self.use_picked = [[0] * players for _ in m.abilities]
+        self.use_used = [[0] * players for _ in m.abilities]
+        self.use_horde = [[0] * players for _ in m.hordes]
+        self.use_event = {r: [0] * players for r in m.events}
+        self.stats: dict[str, float] = {k: 0 for k in (
+            "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
+            "castles_lost", "towers_lost", "battles", "raids", "battles_stalled", "restarts",
+            "settlements_built", "castles_built", "towers_built", "armies_trained", "abilities_researched",
+            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated")}
+        self.dkind = ""
+        self.moves: list = []
+        self._rolls: dict[str, Decision] = {}
+        super().__init__()
+
+    def _fresh(self) -> "KState":
+        return KState(self.model, self.n, self.options, self.situation)
+
+    # ------------------------------------------------------------------ decisions
+    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list) -> Decision:
+        """Publish the structured twin of the options for bots, then the Decision."""
+        self.dkind = kind
+        self.moves = moves
+        return Decision(seat, prompt, tuple(labels))
+
+    def d10(self, prompt: str) -> Decision:
+        d = self._rolls.get(prompt)
+        if d is None:
+            d = self._rolls[prompt] = Decision(CHANCE, prompt, ROLL_FACES[:10])
+        return d
+
+    def chance(self, prompt: str, labels: list[str]) -> Decision:
+        self.dkind = "chance"
+        return Decision(CHANCE, prompt, tuple(labels))
+
+    def roll_sum(self, dice: int, sides: int) -> Iterator[Decision]:
+        total = 0
+        d = Decision(CHANCE, f"Roll d{sides}", ROLL_FACES[:sides])
+        for _ in range(dice):
+            total += (yield d) + 1
+        return total
+
+    def seat_name(self, p: int) -> str:
+        return f"Player {p + 1}"
+
+    # ------------------------------------------------------------------ resources and tokens
+    def gain(self, p: int, r: int, n: int) -> int:
+        n = min(n, self.chit_free[r])
+        if n > 0:
+            self.res[p][r] += n
+            self.chit_free[r] -= n
+        return max(n, 0)
+
+    def spend(self, p: int, r: int, n: int) -> None:
+        self.res[p][r] -= n
+        self.chit_free[r] += n
+
+    def can_pay(self, p: int, cost: tuple[int, ...] | list[int]) -> bool:
+        res = self.res[p]
+        for i, c in enumerate(cost):
+            if c > res[i]:
+                return False
+        return True
+
+    def pay(self, p: int, cost: tuple[int, ...] | list[int], to: int = -1) -> None:
+        res = self.res[p]
+        for i, c in enumerate(cost):
+            if c:
+                res[i] -= c
+                if to >= 0:
+                    self.res[to][i] += c
+                else:
+                    self.chit_free[i] += c
+
+    def take_victory(self, p: int, n: int) -> None:
+        n = min(n, self.vt_free)
+        self.vt[p] += n
+        self.vt_free -= n
+
+    def cost_of(self, p: int, structure: str) -> list[int]:
+        c = self.mods[p].cost.get(structure)
+        base = c if c is not None else self.model.structures[structure].cost
+        return [x if x > 0 else 0 for x in base]
+
+    # ------------------------------------------------------------------ abilities
+    def has_cost(self, a: Ability) -> bool:
+        return any(a.cost) or bool(a.alt_costs)
+
+    def uses_left(self, p: int, a: Ability) -> int:
+        if a.timing == "one-time":
+            return 0 if self.spent[p][a.idx] else 1
+        used = self.uses[p][a.idx]
+        mods = self.mods[p]
+        if a.spell:
+            return mods.spell_uses - used
+        if self.has_cost(a):
+            return mods.paid_uses - used
+        if a.timing == "conversion":
+            cap = max((int(e.get("max-per-round", 1)) for e in a.effects if e.kind == "convert"), default=1)
+            return cap - used
+        if a.timing == "once-per-round":
+            return 1 - used
+        return 1 << 20
+
+    def cost_variants(self, p: int, a: Ability) -> list[tuple[int, ...]]:
+        return [c for c in (a.cost,) + a.alt_costs if self.can_pay(p, c)]
+
+    def note_use(self, p: int, a: Ability) -> None:
+        self.uses[p][a.idx] += 1
+        self.use_used[a.idx][p] += 1
+        if a.timing == "one-time":
+            self.spent[p][a.idx] = True
+
+    def grant_ability(self, p: int, ai: int) -> None:
+        if self.has[p][ai]:
+            return
+        self.has[p][ai] = True
+        self.abil[p].append(ai)
+        self.use_picked[ai][p] += 1
+        self.mods[p] = build_mods(self, self.abil[p])
+
+    def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
+        left = [a.idx for a in self.model.abilities if not self.has[p][a.idx]]
+        if not left:
+            return
+        k = yield self.ask(p, "ability", prompt, [self.model.abilities[i].name for i in left], left)
+        self.grant_ability(p, left[k])
+
+    def ability_options(self, p: int, where: str) -> tuple[list[str], list[tuple]]:
+        """Menu entries for the abilities `p` may use in this phase menu right now."""
+        labels: list[str] = []
+        moves: list[tuple] = []
+        menu = self.mods[p].menus.get(where)
+        if not menu:
+            return labels, moves
+        m = self.model
+        for ai in menu:
+            a = m.abilities[ai]
+            if self.uses_left(p, a) <= 0:
+                continue
+            variants = self.cost_variants(p, a)
+            if not variants:
+                continue
+            for e in a.effects:
+                h = HANDLERS[e.kind]
+                if h.menu(a, e) != where:
+                    continue
+                for label, payload in h.targets(self, p, a, e):
+                    for cv in variants:
+                        text = f"{a.name}: {label}" if label else a.name
+                        if len(variants) > 1 or a.alt_costs:
+                            text += " (pay " + ", ".join(f"{c} {m.resources[i]}" for i, c in enumerate(cv) if c) + ")"
+                        labels.append(text)
+                        moves.append(("ability", ai, e, payload, cv))
+                break
+        return labels, moves
+
+    def use_ability(self, p: int, move: tuple) -> Iterator[Decision]:
+        _, ai, e, payload, cv = move
+        a = self.model.abilities[ai]
+        to = payload if a.cost_to_opponent and isinstance(payload, int) and 0 <= payload < self.n else -1
+        self.pay(p, cv, to)
+        self.note_use(p, a)
+        yield from HANDLERS[e.kind].use(self, p, a, e, payload)
+
+    def happen(self, p: int, effects: tuple[Effect, ...], space: int = -1) -> Iterator[Decision]:
+        for e in effects:
+            yield from HANDLERS[e.kind].happen(self, p, e, space)
+
+    # ------------------------------------------------------------------ board queries
+    def horde_spaces(self) -> list[int]:
+        h = self.horde
+        return [i for i in range(len(h)) if h[i] >= 0]
+
+    def own_army_spaces(self, p: int) -> list[int]:
+        o, a = self.owner, self.arm
+        return [i for i in range(len(o)) if o[i] == p and a[i] > 0]
+
+    def own_settlement_spaces(self, p: int) -> list[int]:
+        o, s = self.owner, self.sett
+        return [i for i in range(len(o)) if o[i] == p and s[i] > 0]
+
+    def units_at(self, sp: int) -> int:
+        return self.sett[sp] + self.cast[sp] + self.tower[sp] + self.arm[sp]
+
+    def opponents(self, p: int) -> list[int]:
+        return [o for o in self.kseats if o != p]
+
+    def terrain_at(self, sp: int) -> int:
+        return self.tile[sp]
+
+    def tidy(self, sp: int) -> None:
+        """Forget the owner of a space that holds no unit any more."""
+        if self.owner[sp] >= 0 and not (self.sett[sp] or self.cast[sp] or self.tower[sp] or self.arm[sp]):
+            self.owner[sp] = -1
+            self.moved[sp] = 0
+
+    def apply_tiles(self) -> None:
+        """Tiles' standing effects onto their spaces (once the tiles are down)."""
+        for sp, t in enumerate(self.adv):
+            if t >= 0:
+                for e in self.model.advanced[t].effects:
+                    HANDLERS[e.kind].tile(self, sp, e)
+
+    def horde_mods(self, sp: int) -> tuple[int, int]:
+        """(attack bonus, defense) of the horde in `sp`, standing rules and tile included."""
+        hz = self.model.hordes[self.horde[sp]]
+        att, dfn = 0, hz.defense
+        ter = self.tile[sp]
+        for ht, terrains, a, d in self.horde_rules:
+            if (ht < 0 or ht == hz.type) and (terrains is None or ter in terrains):
+                att += a
+                dfn += d
+        for ht, a, d in self.space_horde[sp]:
+            if ht < 0 or ht == hz.type:
+                att += a
+                dfn += d
+        return att, dfn
+
+    # ------------------------------------------------------------------ the game
+    def _rules(self) -> Iterator[Decision]:
+        from engine.kingdoms.setup import apply_situation, standard_setup
+        start = "turn"
+        first_phase = ""
+        if self.situation is None:
+            yield from standard_setup(self)
+        else:
+            start, first_phase = apply_situation(self, self.situation)
+        while self.round <= self.rounds and not self.end_reason:
+            if start == "turn":
+                seats = self.order
+                if self.current >= 0 and first_phase:
+                    seats = self.order[self.order.index(self.current):]
+                for p in seats:
+                    yield from self.turn(p, first_phase)
+                    first_phase = ""
+                    if self.end_reason:
+                        break
+                start = "horde"
+            if self.end_reason:
+                break
+            if start == "horde":
+                yield from self.horde_segment()
+                start = "raid"
+            if start == "raid":
+                yield from self.raid_segment()
+                start = "end"
+            yield from self.end_of_round()
+            start = "turn"
+            self.round += 1
+        if not self.end_reason:
+            self.end_reason = "rounds"
+        self.round = min(self.round, self.rounds)
+        self.phase = "over"
+
+    def guard(self) -> bool:
+        """The stalemate guard: a game that runs far past any sensible length stops."""
+        if len(self.actions) > self.max_actions:
+            self.end_reason = "stalemate"
+            return True
+        return False
+
+    # ------------------------------------------------------------------ end of the game
+    def score(self, p: int) -> int:
+        if p == self.horde_seat:
+            per = int((self.model.variants.get("horde-player") or {}).get("horde-player", {})
+                      .get("scores-per-unit-destroyed", 1))
+            return sum(self.destroyed_by_hordes) * per
+        return self.n_set[p] + self.n_arm[p] + self.n_cast[p] + self.n_tow[p] + self.vt[p]
+
+    def result(self) -> GameResult:
+        scores = [self.score(p) for p in range(self.n)]
+        best = max(scores)
+        winners = [p for p in range(self.n) if scores[p] == best]
+        m = self.model
+        usage: dict[str, dict[str, list[int]]] = {}
+        for k in m.kingdoms:
+            usage[k.id] = {"played": list(self.use_kingdom[k.idx])}
+        for a in m.abilities:
+            usage[a.id] = {"picked": list(self.use_picked[a.idx]), "used": list(self.use_used[a.idx])}
+        for h in m.hordes:
+            usage[h.id] = {"destroyed": list(self.use_horde[h.idx])}
+        for r, ev in sorted(m.events.items()):
+            usage[ev.id] = {"rolled": list(self.use_event[r])}
+        stats = dict(self.stats)
+        stats["hordes_on_board"] = sum(1 for h in self.horde if h >= 0)
+        stats["victory_tokens"] = sum(self.vt)
+        stats["units_on_board"] = sum(self.n_set) + sum(self.n_arm) + sum(self.n_cast) + sum(self.n_tow)
+        stats["settlements_on_board"] = sum(self.n_set)
+        stats["armies_on_board"] = sum(self.n_arm)
+        stats["castles_on_board"] = sum(self.n_cast)
+        stats["abilities_held"] = sum(len(a) for a in self.abil)
+        stats["horde_pool_left"] = sum(self.pool)
+        stats["top_score"] = best
+        return GameResult(scores, winners, self.end_reason or "unfinished", self.round, usage, stats)
+
+    def check_invariants(self) -> list[str]:
+        from engine.kingdoms.invariants import check
+        return check(self)
+
+    def fingerprint(self) -> Any:
+        return (tuple(self.actions), tuple(self.owner), tuple(self.sett), tuple(self.cast), tuple(self.arm),
+                tuple(self.horde), tuple(self.hits), tuple(tuple(r) for r in self.res), tuple(self.vt))
