@@ -13,7 +13,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -155,9 +155,19 @@ def schema(
 @app.command()
 def build(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Games to build. Default: every game under ./content.")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=0, help="Smoke games per game (0 skips them).")] = 100,
+    seed: Annotated[int, typer.Option(help="Run seed for the smoke games.")] = 1,
+    paper: Annotated[str, typer.Option(help="Paper for the PDFs: a4 or letter.")] = "a4",
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where results go, one folder per game.")] = Path("out"),
 ) -> None:
-    """Run everything a designer needs before a playtest, for every game: validate (more to come)."""
-    from toolkit.diagnostics import format_text, summary
+    """Everything before a playtest, for every game: validate, play smoke games, write the PDFs.
+
+    Per game, into out/<game>/: smoke-report.html/.json/.csv and print-and-play.pdf. A stage is
+    skipped when the content has errors (the errors are printed). Exit code 1 if anything failed.
+    """
+    import time
+
+    from toolkit.diagnostics import Severity, format_text, summary
     from toolkit.games import load_game
     from toolkit.paths import display
 
@@ -166,13 +176,60 @@ def build(
     for gdir in game_dirs:
         loaded = load_game(gdir)
         name = loaded.game.id if loaded.game else gdir.name
+        warnings = [d for d in loaded.diagnostics if d.severity is Severity.WARNING]
         typer.echo(f"[{name}] validate: {'ok' if loaded.ok else 'FAILED'} ({summary(loaded.diagnostics)})")
         if loaded.diagnostics:
-            typer.echo(format_text(loaded.diagnostics))
+            typer.echo(format_text(loaded.diagnostics if not loaded.ok else warnings))
         if not loaded.ok:
             failed = True
             continue
+        out_dir = output / name
+        failed |= not _build_smoke(loaded, games, seed, out_dir)
+        start = time.perf_counter()
+        from toolkit.pnp import build_pdf
+
+        pdf = build_pdf(loaded, out_dir / "print-and-play.pdf", paper=paper)
+        took = time.perf_counter() - start
+        if pdf.diagnostics:
+            typer.echo(format_text(pdf.diagnostics))
+        if pdf.output is None or not pdf.ok:
+            typer.echo(f"[{name}] print-and-play: FAILED")
+            failed = True
+        else:
+            typer.echo(f"[{name}] print-and-play: {display(pdf.output)} ({pdf.pages} pages, "
+                       f"{pdf.bytes / 1024:.0f} KiB, {took:.1f} s)")
     raise typer.Exit(1 if failed else 0)
+
+
+def _build_smoke(loaded: Any, games: int, seed: int, out_dir: Path) -> bool:
+    """The default smoke run of `build`; True when no game failed (or there is nothing to play)."""
+    from toolkit.paths import display
+
+    name = loaded.game.id
+    if games == 0:
+        return True
+    if not loaded.game.rules:
+        typer.echo(f"[{name}] smoke: skipped (the manifest names no rules engine)")
+        return True
+    from toolkit.play_cli import run_smoke
+    from toolkit.rules import load_rules
+    from toolkit.smoke.runner import default_workers
+
+    try:
+        spec = load_rules(loaded.game.rules)
+    except (ImportError, LookupError):
+        typer.echo(f"[{name}] smoke: skipped (rules module {loaded.game.rules} is not available yet)")
+        return True
+    counts = tuple(range(spec.min_players, spec.max_players + 1))
+    bot = "heuristic" if "heuristic" in spec.bots else "random"
+    report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=[bot],
+                       workers=default_workers(), check="sample", out_dir=out_dir)
+    typer.echo(f"[{name}] smoke: {report['games_finished']}/{games} games finished, {len(report['errors'])} failed, "
+               f"{report['stalemates']} stalemates ({report['games_per_second']} games/s) -> "
+               f"{display(out_dir / 'smoke-report.html')}")
+    for err in report["errors"][:5]:
+        typer.echo(f"    failed game {err['index']}: {err['message']}\n    reproduce: {err['command']}")
+    return not report["errors"]
 
 
 #: Modules that add their own commands to `app` through a `register(app)` function.
