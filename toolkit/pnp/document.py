@@ -115,6 +115,9 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
     prepared, diags = prepare(loaded)
     if prepared is None:
         return diags
+    from toolkit.pnp.fonts import register_fonts
+
+    register_fonts()  # text is measured with the same fonts it will be printed in
     for face in prepared.faces:
         _render(None, face.design, face.ctx, prepared.env, face.target, 0.0, loaded)
     _check_backs(prepared, loaded)
@@ -162,8 +165,9 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
             bdesign = (Design(design.name, design.size, design.boxes, where=design.where, per_item=True)
                        if back == "front" else prepared.layouts.backs[back])
             for f in faces:
-                if back == "front":
-                    bforms[f.key] = f.key  # double-sided: the same face on both sides
+                if back == "front":  # double-sided: the face again, as its own form so pieces count once
+                    back_forms[f"back:front:{f.key}"] = BackForm(design, f.ctx, f.target)
+                    bforms[f.key] = f"back:front:{f.key}"
                     continue
                 key = _back_form(back, design.size) + (f":{f.key}" if bdesign.per_item else "")
                 ctx = {**(f.ctx if bdesign.per_item else base_context(loaded)), "deck": back}
@@ -245,7 +249,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        c = Canvas(str(tmp), pagesize=(mm(paper_mm[0]), mm(paper_mm[1])), invariant=1, pageCompression=1)
+        c = Canvas(str(tmp), pagesize=(mm(paper_mm[0]), mm(paper_mm[1])), invariant=1, pageCompression=1,
+                   initialFontName="HK-Vera", initialFontSize=8)
         c.setTitle(f"{game.title} — print and play")
         c.setAuthor("hordekit")
         c.setCreator("hordekit pnp")

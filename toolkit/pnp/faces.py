@@ -76,5 +76,5 @@ def collect_faces(loaded: LoadedGame, layouts: Layouts, only: set[str] | None = 
         where = design.where
         target = Target(f"extra '{name}'", where.file if where else display(layouts.file), where.line if where else 1)
         ctx = {**base, **context_of(design.fields), "fields": design.fields, "kind": name}
-        faces.append(Face(form_key("extra", name), name, name, ctx, design.quantity, design, target))
+        faces.append(Face(form_key(name, name), name, name, ctx, design.quantity, design, target))
     return faces, diags

@@ -61,7 +61,7 @@ def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int =
     register_fonts()
     w, h = design.size
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(mm(w + 2 * bleed), mm(h + 2 * bleed)), invariant=1)
+    c = Canvas(buf, pagesize=(mm(w + 2 * bleed), mm(h + 2 * bleed)), invariant=1, initialFontName="HK-Vera")
     _render(c, design, ctx, prepared.env, target, bleed, loaded)
     c.showPage()
     c.save()
