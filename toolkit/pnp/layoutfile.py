@@ -116,12 +116,11 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         pos = doc.pos(p)
         problems.append(error("HK404", message, name, pos.line, pos.col, hint))
 
+    lines = path.read_text(encoding="utf-8").splitlines()
+
     def where(p: tuple[Any, ...]) -> Where:
-        pos = doc.pos(p)
-        line = pos.line
-        raw = doc.first_line
-        del raw
-        return Where(name, line + (1 if _is_block(path, line) else 0))
+        line = doc.pos(p).line
+        return Where(name, line + (1 if _is_block(lines, line) else 0))
 
     def read_box(p: tuple[Any, ...], raw: Any) -> Box | None:
         if not isinstance(raw, dict):
@@ -232,22 +231,11 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
     return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), []
 
 
-def _is_block(path: Path, line: int) -> bool:
+def _is_block(lines: list[str], line: int) -> bool:
     """Whether the value on ``line`` is a block scalar (``>-``, ``|``): its text starts a line lower."""
-    try:
-        text = _lines(path)[line - 1].rstrip()
-    except IndexError:
+    if not 1 <= line <= len(lines):
         return False
-    return text.endswith((">-", ">", "|", "|-", ">+", "|+"))
-
-
-_LINE_CACHE: dict[Path, list[str]] = {}
-
-
-def _lines(path: Path) -> list[str]:
-    if path not in _LINE_CACHE:
-        _LINE_CACHE[path] = path.read_text(encoding="utf-8").splitlines()
-    return _LINE_CACHE[path]
+    return lines[line - 1].rstrip().endswith((">-", ">", "|", "|-", ">+", "|+"))
 
 
 def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]], list[Diagnostic]]:
@@ -261,9 +249,9 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     if diags or not isinstance(doc.data, dict):
         return {}, diags
     name = display(path)
-    _LINE_CACHE.pop(path, None)
+    lines = path.read_text(encoding="utf-8").splitlines()
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line
-        out[str(k)] = (str(v), Where(name, line + (1 if _is_block(path, line) else 0)))
+        out[str(k)] = (str(v), Where(name, line + (1 if _is_block(lines, line) else 0)))
     return out, []
