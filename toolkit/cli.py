@@ -61,6 +61,8 @@ def validate(
 ) -> None:
     """Check content against its schemas and cross-file rules; report every problem at once.
 
+    Also warns (HK401) where printed text would not fit its box on the print-and-play sheets.
+
     Writes nothing. Exit code 0 when clean, 1 when there are content errors (or warnings with
     --strict), 2 for usage errors.
     """
@@ -73,6 +75,10 @@ def validate(
     diags = []
     for gdir in game_dirs:
         loaded = load_game(gdir)
+        if loaded.ok and loaded.game is not None and (loaded.game.templates_dir / "layouts.yaml").is_file():
+            from toolkit.pnp import check_text_fit
+
+            loaded.diagnostics += check_text_fit(loaded)  # text too long for its printed box: HK401
         found = [d for d in loaded.diagnostics if not only or d.file in only]
         diags.extend(found)
         if format is OutputFormat.text:
