@@ -125,6 +125,7 @@ def pnp(
         with typer.progressbar(length=max(total, 1), label=f"printing {loaded.game.id}", file=sys.stderr) as bar:
             report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
                                crop_marks=crop_marks, only=wanted, progress=bar.update)
+            bar.update(max(bar.length - bar.pos, 0))  # dice and other bought pieces are not drawn
     else:
         report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
                            crop_marks=crop_marks, only=wanted)
