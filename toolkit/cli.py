@@ -191,6 +191,9 @@ def build(
             continue
         out_dir = output / name
         failed |= not _build_smoke(loaded, games, seed, out_dir)
+        if not (loaded.game.templates_dir / "layouts.yaml").is_file():
+            typer.echo(f"[{name}] print-and-play: skipped (no print layouts in {display(loaded.game.templates_dir)})")
+            continue
         start = time.perf_counter()
         from toolkit.pnp import build_pdf
 

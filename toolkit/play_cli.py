@@ -151,6 +151,7 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
         cells = "  ".join(f"seat {x['seat']} {100 * x['rate']:5.1f}% [{100 * x['ci_low']:.0f}-{100 * x['ci_high']:.0f}]"
                           for x in rows)
         echo(f"    {players}p ({rows[0]['games']} games): {cells}")
+    _print_by_kind(r)
     for event, ids in r["never"].items():
         if ids:
             shown = ", ".join(ids[:12]) + (f" … (+{len(ids) - 12})" if len(ids) > 12 else "")
@@ -172,6 +173,22 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
         echo(f"  since {r['compared_with']['file']}: " + (f"significant shifts: {', '.join(moved)}" if moved
                                                           else "no shift larger than chance"))
     echo(f"  report: {display(out_dir / 'smoke-report.html')} (and .json, smoke-*.csv)")
+
+
+def _print_by_kind(r: dict[str, Any]) -> None:
+    """Per kind of chosen component (heroes, kingdoms, abilities…): best and worst by lift."""
+    kinds: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for cid, c in r["components"].items():
+        if c["lift"] is not None and c["kind"]:
+            kinds.setdefault(c["kind"], []).append((cid, c))
+    seats = max(1, r["seat_games"])
+    for kind, rows in sorted(kinds.items()):
+        rows.sort(key=lambda kv: -kv[1]["lift"])
+        shown = rows if len(rows) <= 8 else rows[:4] + rows[-4:]
+        cells = ", ".join(f"{cid} {100 * c['win_rate_when_used']:.0f}% ({100 * c['lift']:+.0f}, "
+                          f"by {100 * c['seat_games_used'] / seats:.0f}% of seats)" for cid, c in shown)
+        echo = typer.echo
+        echo(f"  {kind}: win rate when used (lift, how many seats used it){' best and worst' if len(rows) > 8 else ''}: {cells}")
 
 
 def smoke(

@@ -53,10 +53,11 @@ Shifts marked ● are larger than chance (|z| &gt; 2.58).</p>
 {% for k, d in r.stats.items() %}<tr><td>{{ k }}</td><td>{{ d.mean }}</td><td>{{ d.min }}</td><td>{{ d.median }}</td><td>{{ d.max }}</td></tr>{% endfor %}</table>{% endif %}
 
 <h2>Components</h2>
-<p class="muted">Lift: win rate of seats that used the component minus that of seats that did not. Sorted by lift.</p>
-<table><tr><th>component</th><th>kind</th>{% for e in events %}<th>{{ e }}</th>{% endfor %}<th>games used</th><th>win rate when used</th><th>lift</th><th>z</th></tr>
-{% for cid, c in components %}<tr><td>{{ cid }}</td><td>{{ c.kind }}</td>{% for e in events %}<td>{{ c.events.get(e, 0) }}</td>{% endfor %}<td>{{ c.games_used }}</td><td>{{ pct(c.win_rate_when_used) }}</td><td>{{ pct(c.lift) }}</td><td>{{ c.z }}</td></tr>{% endfor %}
-</table>
+<p class="muted">Pick rate: share of seats (one per player per game) that chose it. Win rate when used, and lift: that win rate minus the win rate of seats that did not use it. Sorted by lift within each kind.</p>
+{% for kind, rows in by_kind %}<h3>{{ kind or 'other' }}</h3>
+<table><tr><th>component</th>{% for e in events %}<th>{{ e }}</th>{% endfor %}<th>pick rate</th><th>win rate when used</th><th>lift</th><th>z</th></tr>
+{% for cid, c in rows %}<tr><td>{{ cid }}</td>{% for e in events %}<td>{{ c.events.get(e, 0) }}</td>{% endfor %}<td>{{ pct(c.seat_games_used / r.seat_games if r.seat_games else None) }}</td><td>{{ pct(c.win_rate_when_used) }}</td><td>{{ pct(c.lift) }}</td><td>{{ c.z }}</td></tr>{% endfor %}
+</table>{% endfor %}
 {% for event, ids in r.never.items() %}{% if ids %}<p><b>Never {{ event }}</b> ({{ ids|length }}): {{ ids|join(', ') }}</p>{% endif %}{% endfor %}
 
 {% if r.errors %}<h2>Failed games</h2>
@@ -140,4 +141,7 @@ def render_html(report: dict[str, Any], comparison: dict[str, Any] | None = None
     comps = report["components"]
     ordered = sorted(comps.items(), key=lambda kv: (kv[1]["lift"] is None, -(kv[1]["lift"] or 0)))
     events = sorted({e for c in comps.values() for e in c["events"]})
-    return env.from_string(_PAGE).render(r=report, compare=comparison, components=ordered, events=events)
+    kinds: dict[str, list[Any]] = {}
+    for cid, c in ordered:
+        kinds.setdefault(c["kind"], []).append((cid, c))
+    return env.from_string(_PAGE).render(r=report, compare=comparison, by_kind=sorted(kinds.items()), events=events)

@@ -95,6 +95,7 @@ def build_report(summaries: list[GameSummary], *, game: str, title: str, fingerp
         "workers": workers,
         "backend": backend,
     }
+    report["seat_games"] = sum(s.players for s in finished)
     report["end_reasons"] = dict(sorted(_count(s.end_reason for s in finished).items()))
     report["win_rate_by_seat"] = _seats(finished)
     report["turns"] = _distribution([s.turns for s in finished])
