@@ -122,6 +122,26 @@ def default_content_dir() -> Path:
     return local if local.is_dir() else data_dir("content")
 
 
+def find_game(name: str) -> tuple[Path | None, str]:
+    """A game folder from a folder path or a game id under ./content (or the shipped games).
+
+    Returns (folder, "") or (None, a message saying what was looked for, with a suggestion).
+    """
+    from toolkit.diagnostics import did_you_mean
+
+    as_path = Path(name)
+    if (as_path / MANIFEST).is_file():
+        return as_path, ""
+    content = default_content_dir()
+    candidate = content / name
+    if (candidate / MANIFEST).is_file():
+        return candidate, ""
+    known = [d.name for d in content.iterdir() if (d / MANIFEST).is_file()] if content.is_dir() else []
+    hint = did_you_mean(name, known)
+    return None, (f"no game '{name}' (neither a folder with a game.yaml nor a game id under {content})"
+                  + (f"; {hint}" if hint else ""))
+
+
 def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
     """Load one YAML file; its reading problems become diagnostics against the file."""
     name = display(path)

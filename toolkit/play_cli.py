@@ -18,17 +18,13 @@ def _usage(message: str) -> None:
 
 
 def resolve_game(name: str) -> Path:
-    """A game folder from a folder path or a game id under ./content (or the shipped games)."""
-    from toolkit.games import MANIFEST, default_content_dir
+    """The game folder named by ``name``; a usage error (exit 2) when there is none."""
+    from toolkit.games import find_game
 
-    path = Path(name)
-    if (path / MANIFEST).is_file():
-        return path
-    candidate = default_content_dir() / name
-    if (candidate / MANIFEST).is_file():
-        return candidate
-    _usage(f"no game '{name}' (give a game id under {default_content_dir()} or a folder with a game.yaml)")
-    raise AssertionError  # unreachable
+    folder, problem = find_game(name)
+    if folder is None:
+        _usage(problem)
+    return folder  # type: ignore[return-value]
 
 
 def load_playable(name: str) -> tuple[Any, Any]:

@@ -33,22 +33,12 @@ def _usage(message: str) -> None:
 
 def _find_game(game: str) -> Path:
     """GAME is a game folder, or the id of a game under ./content (or the built-in games)."""
-    from toolkit.games import MANIFEST, default_content_dir
+    from toolkit.games import find_game
 
-    as_path = Path(game)
-    if (as_path / MANIFEST).is_file():
-        return as_path
-    candidate = default_content_dir() / game
-    if (candidate / MANIFEST).is_file():
-        return candidate
-    from toolkit.diagnostics import did_you_mean
-
-    known = [d.name for d in default_content_dir().iterdir() if (d / MANIFEST).is_file()] \
-        if default_content_dir().is_dir() else []
-    hint = did_you_mean(game, known)
-    _usage(f"no game '{game}' (neither a folder with a game.yaml nor a game id under "
-           f"{default_content_dir()}){'; ' + hint if hint else ''}")
-    raise AssertionError  # unreachable
+    folder, problem = find_game(game)
+    if folder is None:
+        _usage(problem)
+    return folder  # type: ignore[return-value]
 
 
 def _load(game: str) -> Any:
