@@ -17,6 +17,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from toolkit.cliutil import usage_error
+
 app = typer.Typer(
     name="hordekit",
     help="Validate, play-test and print board games whose components are kept as YAML.",
@@ -33,11 +35,6 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
-def _fail_usage(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
 def _game_dirs(paths: list[Path] | None) -> tuple[list[Path], list[Path]]:
     from toolkit.games import default_content_dir, find_game_dirs
 
@@ -45,10 +42,10 @@ def _game_dirs(paths: list[Path] | None) -> tuple[list[Path], list[Path]]:
         paths = [default_content_dir()]
     for p in paths:
         if not p.exists():
-            _fail_usage(f"no such file or folder: {p}")
+            usage_error(f"no such file or folder: {p}")
     games, files = find_game_dirs(paths)
     if not games:
-        _fail_usage(f"no game found in {', '.join(map(str, paths))} (a game is a folder with a game.yaml)")
+        usage_error(f"no game found in {', '.join(map(str, paths))} (a game is a folder with a game.yaml)")
     return games, files
 
 

@@ -11,20 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-
-def _usage(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def resolve_game(name: str) -> Path:
-    """The game folder named by ``name``; a usage error (exit 2) when there is none."""
-    from toolkit.games import find_game
-
-    folder, problem = find_game(name)
-    if folder is None:
-        _usage(problem)
-    return folder  # type: ignore[return-value]
+from toolkit.cliutil import game_folder, usage_error
 
 
 def load_playable(name: str) -> tuple[Any, Any]:
@@ -32,7 +19,7 @@ def load_playable(name: str) -> tuple[Any, Any]:
     from toolkit.diagnostics import format_text
     from toolkit.games import load_game
 
-    loaded = load_game(resolve_game(name))
+    loaded = load_game(game_folder(name))
     if not loaded.ok:
         typer.echo(format_text(loaded.diagnostics), err=True)
         typer.echo(f"{name}: content has errors; fix them first (hordekit validate)", err=True)
@@ -59,10 +46,10 @@ def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
         else:
             counts = tuple(int(x) for x in text.split(","))
     except ValueError:
-        _usage(f"--players takes N, A..B or A,B,C (got '{text}')")
+        usage_error(f"--players takes N, A..B or A,B,C (got '{text}')")
     bad = [n for n in counts if not lo <= n <= hi]
     if not counts or bad:
-        _usage(f"this game is for {lo} to {hi} players (got {text})")
+        usage_error(f"this game is for {lo} to {hi} players (got {text})")
     return counts
 
 
@@ -209,11 +196,11 @@ def smoke(
     from toolkit.smoke.runner import default_workers
 
     if backend not in ("process", "dask"):
-        _usage("--backend is 'process' or 'dask'")
+        usage_error("--backend is 'process' or 'dask'")
     if check and fast:
-        _usage("--check and --fast exclude each other")
+        usage_error("--check and --fast exclude each other")
     if compare_with is not None and not compare_with.is_file():
-        _usage(f"no such report: {compare_with}")
+        usage_error(f"no such report: {compare_with}")
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
@@ -221,7 +208,7 @@ def smoke(
     names = [n for b in (bot or [default_bot]) for n in b.split(",") if n]
     unknown = [n for n in names if n not in spec.bots]
     if unknown:
-        _usage(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
+        usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
     out_dir = output or Path("out") / spec.id
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
@@ -251,8 +238,8 @@ def replay(
         game_ref, actions = data.get("content") or data["game"], list(data["actions"])
         players = int(data["players"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        _usage(f"{log}: not a hordekit game log ({exc})")
-    game_dir = Path(game_ref) if (Path(game_ref) / "game.yaml").is_file() else resolve_game(str(data["game"]))
+        usage_error(f"{log}: not a hordekit game log ({exc})")
+    game_dir = Path(game_ref) if (Path(game_ref) / "game.yaml").is_file() else game_folder(str(data["game"]))
     loaded, spec = load_playable(str(game_dir))
     if data.get("fingerprint") and data["fingerprint"] != loaded.fingerprint:
         typer.echo(f"warning: the content changed since this log was written ({data['fingerprint']} -> "
@@ -308,9 +295,9 @@ def scenario(
         elif f.is_file():
             paths.append(f)
         else:
-            _usage(f"no such file or folder: {f}")
+            usage_error(f"no such file or folder: {f}")
     if not paths:
-        _usage("no scenario files given")
+        usage_error("no scenario files given")
     cache: dict[str, tuple[Any, Any, Any]] = {}
     failed = 0
     for path in paths:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from toolkit.cliutil import game_folder, usage_error
+
 
 class Paper(str, Enum):
     a4 = "a4"
@@ -26,26 +28,11 @@ class Backs(str, Enum):
     none = "none"
 
 
-def _usage(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def _find_game(game: str) -> Path:
-    """GAME is a game folder, or the id of a game under ./content (or the built-in games)."""
-    from toolkit.games import find_game
-
-    folder, problem = find_game(game)
-    if folder is None:
-        _usage(problem)
-    return folder  # type: ignore[return-value]
-
-
 def _load(game: str) -> Any:
     from toolkit.diagnostics import format_text
     from toolkit.games import load_game
 
-    loaded = load_game(_find_game(game))
+    loaded = load_game(game_folder(game))
     if not loaded.ok or loaded.game is None:
         errors = [d for d in loaded.diagnostics if d.severity.value == "error"]
         typer.echo(format_text(errors), err=False)
@@ -70,7 +57,7 @@ def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
                 continue
             if one not in known:
                 hint = did_you_mean(one, sorted(known))
-                _usage(f"no component with id '{one}' in {loaded.game.id}{'; ' + hint if hint else ''}")
+                usage_error(f"no component with id '{one}' in {loaded.game.id}{'; ' + hint if hint else ''}")
             wanted.add(one)
     return wanted
 
@@ -102,7 +89,7 @@ def pnp(
         try:
             changed = changed_ids(loaded, changed_since)
         except ChangeError as exc:
-            _usage(str(exc))
+            usage_error(str(exc))
         wanted = changed if wanted is None else wanted & changed
         if not wanted:
             typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
