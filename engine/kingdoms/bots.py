@@ -176,18 +176,30 @@ def _attack(st: Any, p: int, moves: list) -> int:
     return len(moves) - 1
 
 
+_FIT: dict[tuple[int, int], list[float]] = {}
+
+
+def _fit_values(st: Any, kd: int) -> list[float]:
+    """Ability worth plus a bonus for sharing effect kinds with the kingdom's own abilities."""
+    key = (id(st.model), kd)
+    got = _FIT.get(key)
+    if got is None:
+        vals = ability_values(st.model)
+        kinds: list[str] = []
+        if kd >= 0:
+            for ai in st.model.kingdoms[kd].abilities:
+                kinds += [e.kind for e in st.model.abilities[ai].effects]
+        got = [vals[a.idx] + sum(0.75 for e in a.effects if e.kind in kinds) for a in st.model.abilities]
+        _FIT[key] = got
+    return got
+
+
 def _ability(st: Any, p: int, moves: list) -> int:
-    vals = ability_values(st.model)
-    kd = st.kingdom[p]
-    fit_kinds: list[str] = []
-    if kd >= 0:
-        for ai in st.model.kingdoms[kd].abilities:
-            fit_kinds += [e.kind for e in st.model.abilities[ai].effects]
+    vals = _fit_values(st, st.kingdom[p])
     best, bv = 0, -99.0
     for i, ai in enumerate(moves):
-        v = vals[ai] + sum(0.75 for e in st.model.abilities[ai].effects if e.kind in fit_kinds)
-        if v > bv:
-            best, bv = i, v
+        if vals[ai] > bv:
+            best, bv = i, vals[ai]
     return best
 
 
@@ -216,12 +228,18 @@ def _kingdom(st: Any, p: int, moves: list) -> int:
 
 
 def _far_from_hordes(st: Any, p: int, moves: list) -> int:
-    hordes = st.horde_spaces()
+    cols = st.board.cols
+    hordes = [(h % cols, h // cols) for h in st.horde_spaces()]
     best, bv = 0, -1
     for i, sp in enumerate(moves):
-        if sp is None or (isinstance(sp, int) and sp < 0):
+        if sp < 0:
             continue
-        d = min((st.board.distance(sp, h) for h in hordes), default=20)
+        c, r = sp % cols, sp // cols
+        d = 20
+        for hc, hr in hordes:
+            x = abs(c - hc) + abs(r - hr)
+            if x < d:
+                d = x
         if d > bv:
             best, bv = i, d
     return best

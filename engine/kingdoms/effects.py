@@ -471,13 +471,18 @@ def build_mods(st: "KState", abilities: list[int]) -> Mods:
                 castles_per_space=int(lim["castles-per-space"]), cap=int(m.rules["resources"]["cap"]),
                 spell_uses=int(uses["spells-per-round"]), paid_uses=int(uses["paid-abilities-per-round"]))
     for ai in abilities:
-        a = m.abilities[ai]
-        for e in a.effects:
-            h = HANDLERS[e.kind]
-            h.passive(st, mods, a, e)
-            where = h.menu(a, e)
-            if where is not None:
-                lst = mods.menus.setdefault(where, [])
-                if ai not in lst:
-                    lst.append(ai)
+        add_ability(st, mods, ai)
     return mods
+
+
+def add_ability(st: "KState", mods: Mods, ai: int) -> None:
+    """Fold one more ability into a player's Mods (gaining abilities is incremental)."""
+    a = st.model.abilities[ai]
+    for e in a.effects:
+        h = HANDLERS[e.kind]
+        h.passive(st, mods, a, e)
+        where = h.menu(a, e)
+        if where is not None:
+            lst = mods.menus.setdefault(where, [])
+            if ai not in lst:
+                lst.append(ai)

@@ -13,7 +13,7 @@ from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
-from engine.kingdoms.effects import HANDLERS, build_mods
+from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
 from engine.kingdoms.model import Ability, Effect, Model
 from engine.kingdoms.mods import Mods, UnitMod
 from engine.kingdoms.rounds import RoundMixin
@@ -249,7 +249,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.has[p][ai] = True
         self.abil[p].append(ai)
         self.use_picked[ai][p] += 1
-        self.mods[p] = build_mods(self, self.abil[p])
+        add_ability(self, self.mods[p], ai)
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
         left = [a.idx for a in self.model.abilities if not self.has[p][a.idx]]

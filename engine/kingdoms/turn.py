@@ -193,12 +193,23 @@ class TurnMixin:
             return []
         lim = self.mods[p].settlements_per_space
         own, sett, adj = self.owner, self.sett, self.board.adj
+        extra = any(s == "settlement" for s, _, _ in self.mods[p].sites)
+        if extra:
+            cands = range(len(own))
+        else:
+            mark = bytearray(len(own))
+            for sp in range(len(own)):
+                if own[sp] == p and sett[sp]:
+                    mark[sp] = 1
+                    for j in adj[sp]:
+                        mark[j] = 1
+            cands = [sp for sp in range(len(own)) if mark[sp]]
         out = []
-        for sp in range(len(own)):
+        for sp in cands:
             if sett[sp] >= lim or not self._buildable(p, sp):
                 continue
             if (own[sp] == p and sett[sp]) or any(own[j] == p and sett[j] for j in adj[sp]) \
-                    or self._site_extra(p, "settlement", sp):
+                    or (extra and self._site_extra(p, "settlement", sp)):
                 out.append(sp)
         return out
 
