@@ -2,8 +2,13 @@
 
 The heuristic bot reads the structured moves the rules publish next to the labels
 (`state.moves`, `state.dkind`) so it never parses text; it plays the way the rulebook's tips
-suggest: build a party, activate what the dice allow, keep dice towards the best missing hero,
-hit the vanguard and bosses, dig into a stack only with strength to spare.
+suggest: build a party around the strength it can really field (botplan.py estimates that from
+dice odds, firing order and synergies), swap out heroes the party cannot fire, activate helpers
+first and do not lock dice a stronger hero is collecting while a reroll is left, make the most of
+the last roll, hit the vanguard and bosses, dig into a stack only with strength to spare.
+
+What the bot remembers between decisions is a memo of a pure function of its key (plus the hero
+picked to drop, which the very next decision uses), so its answers depend on the state alone.
 """
 from __future__ import annotations
 
@@ -12,26 +17,31 @@ from typing import Any
 
 from engine.core.api import Decision
 from engine.core.bots import RandomBot
+from engine.hordes_and_heroes.botplan import planner
 from engine.hordes_and_heroes.state import HIDDEN_L1, HHState, PartyHero
 
 __all__ = ["RandomBot", "HeuristicBot"]
 
 
 class HeuristicBot:
-    __slots__ = ("seat", "rng")
+    __slots__ = ("seat", "rng", "drop", "discards", "want")
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
+        self.drop: tuple | None = None      # the hero to let go when the recruit fills the party
+        # memos of pure functions, so a bot may move between states safely
+        self.discards: tuple | None = None  # (party key, card -> worth in hand)
+        self.want: tuple | None = None      # ((faces, locks, discounts, party), dice worth keeping)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: HHState = state
-        fn = _BY_KIND.get(st.dkind)
+        kind = st.dkind
+        fn = _WITH_BOT.get(kind)
+        if fn is not None:
+            return fn(st, st.moves, self)
+        fn = _BY_KIND.get(kind)
         return fn(st, st.moves) if fn else 0
-
-
-def _value(st: HHState, card: int) -> float:
-    return st.model.deck[card].value
 
 
 def _hero_value(st: HHState, h: PartyHero | None) -> float:
@@ -40,62 +50,238 @@ def _hero_value(st: HHState, h: PartyHero | None) -> float:
     return st.model.deck[h.card].value + (2.0 * h.tlevel if h.treasure >= 0 else 0.0)
 
 
-def _action(st: HHState, moves: list) -> int:
-    seat = st.current
-    party = st.parties[seat]
-    best, best_v = len(moves) - 1, -1.0
+_SHORTLIST = 2
+
+
+def _party_key(party: list[PartyHero]) -> tuple:
+    return tuple(sorted([(h.card, h.treasure, h.tlevel) for h in party]))
+
+
+def _action(st: HHState, moves: list, bot: "HeuristicBot") -> int:
+    cands = []
     for i, (kind, card) in enumerate(moves):
         if kind == "play":
             return i
         if kind == "recruit":
-            v = _value(st, card) - sum(1.5 for h in party if h.card == card)
-            if len(party) >= 5:
-                worst = min(_hero_value(st, h) for h in party)
-                if v <= worst + 0.5:
-                    continue
-            if v > best_v:
-                best, best_v = i, v
+            cands.append(i)
+    if not cands:
+        return len(moves) - 1
+    plan = planner(st.model)
+    key = _party_key(st.parties[st.current])
+    if len(cands) > _SHORTLIST:   # rank roughly, then look closely at the best few
+        cands.sort(key=lambda i: -plan.rough(key, moves[i][1]))
+        del cands[_SHORTLIST:]
+    cur = plan.strength(key)
+    best, best_gain, best_drop = len(moves) - 1, 0.05, None
+    for i in cands:
+        v, drop = plan.swap(key, moves[i][1])
+        if v - cur > best_gain:
+            best, best_gain, best_drop = i, v - cur, drop
+    bot.drop = best_drop
     return best
 
 
-def _lowest_hero(st: HHState, moves: list) -> int:
-    return min(range(len(moves)), key=lambda i: (_hero_value(st, moves[i]), i))
+def _lowest_hero(st: HHState, moves: list, bot: "HeuristicBot") -> int:
+    drop = bot.drop
+    bot.drop = None
+    if drop is not None:
+        for i, h in enumerate(moves):
+            if (h.card, h.treasure, h.tlevel) == drop:
+                return i
+    plan = planner(st.model)
+    key = _party_key(st.parties[st.current])
+
+    def without(h: PartyHero) -> float:
+        e = (h.card, h.treasure, h.tlevel)
+        i = key.index(e)
+        return plan.strength(key[:i] + key[i + 1:])
+    return max(range(len(moves)), key=lambda i: (without(moves[i]), -i))
 
 
-def _hand_discard(st: HHState, moves: list) -> int:
-    return min(range(len(moves)), key=lambda i: (_value(st, moves[i]), i))
-
-
-def _roll(st: HHState, moves: list) -> int:
+def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
+    """Discard the card the party needs least (a rough look; the close one comes when recruiting)."""
+    key = _party_key(st.parties[st.current])
+    memo = bot.discards
+    if memo is None or memo[0] != key:
+        memo = bot.discards = (key, {})
+    worth = memo[1]
     deck = st.model.deck
-    # 1. activate: the most valuable hero; among its payments the face we have fewest of
-    counts = [0] * 7
-    for i, f in enumerate(st.faces):
-        if not st.locked[i]:
-            counts[f] += 1
-    best, best_key = -1, None
-    for i, mv in enumerate(moves):
-        if mv[0] == "act":
+    plan = planner(st.model)
+    best, best_v = 0, None
+    for i, c in enumerate(moves):
+        v = worth.get(c)
+        if v is None:
+            v = worth[c] = 1.0 if deck[c].is_action else plan.rough(key, c)
+        if best_v is None or v < best_v:
+            best, best_v = i, v
+    return best
+
+
+def _party_recs(st: HHState) -> dict:
+    """id(hero) -> planner record, for the heroes of the current party."""
+    rec = planner(st.model).record
+    return {id(h): rec((h.card, h.treasure, h.tlevel)) for h in st.parties[st.current]}
+
+
+def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
+    # options come as: activations, keep/release, reroll, stop
+    early = len(moves) >= 2 and moves[-2][0] == "reroll"
+    if moves[0][0] == "act":
+        deck = st.model.deck
+        recs = _party_recs(st)
+        counts = [0] * 7
+        for i, f in enumerate(st.faces):
+            if not st.locked[i]:
+                counts[f] += 1
+        if not early:   # this roll is the last one (or every free die is kept): make the most of it
+            best = _last_roll(st, moves, counts, recs)
+            if best >= 0:
+                return best
+        # 1. activate: the most valuable hero; among its payments the face we have fewest of
+        best, best_key = -1, None
+        for i, mv in enumerate(moves):
+            if mv[0] != "act":
+                break
             h, pay = mv[1], mv[2]
             c = deck[h.card]
+            if pay[0] == "dice" and early and _better_use(st, h, pay, counts, recs):
+                continue   # these dice are on their way to a stronger hero: do not lock them yet
             support = 2.0 if c.effects and c.effects[0].kind in ("extra-dice", "extra-reroll", "reduce-cost", "steam") else 0.0
             spare = 1.0 if pay[0] in ("free", "steam") else 0.0
             key = (c.value + support + spare, -(counts[pay[1]] - pay[2]) if pay[0] == "dice" else 0, -pay[2])
             if best_key is None or key > best_key:
                 best, best_key = i, key
-    if best >= 0:
-        return best
-    # 2. keep dice towards the most promising missing hero
-    want = _wanted_dice(st)
+        if best >= 0:
+            return best
+    # 2. keep dice towards the most promising missing heroes (worked out once per roll)
+    mkey = (tuple(st.faces), tuple(st.locked), tuple(st.discounts),
+            tuple([(h.card, h.active) for h in st.parties[st.current]]))
+    memo = bot.want
+    if memo is not None and memo[0] == mkey:
+        want = memo[1]
+    else:
+        want = _wanted_dice(st)
+        bot.want = (mkey, want)
     for i, mv in enumerate(moves):
         if mv[0] == "keep" and mv[1] in want:
             return i
         if mv[0] == "release" and mv[1] not in want:
             return i
+    return len(moves) - 2 if early else len(moves) - 1
+
+
+def _better_use(st: HHState, h: PartyHero, pay: tuple, counts: list[int], recs: dict) -> bool:
+    """With rerolls left, would locking these X dice for `h` starve a stronger hero that is
+    collecting the same face and can still complete its set?"""
+    me = recs[id(h)]
+    if me[2] or me[3]:
+        return False           # extra dice and rerolls pay for themselves
+    face, used = pay[1], pay[2]
+    free_other = sum(counts) - counts[face]
+    disc = max(st.discounts) if st.discounts else 0
+    for x in st.parties[st.current]:
+        if x.active or x is h:
+            continue
+        r = recs[id(x)]
+        f = r[0]
+        if not f.xn or r[1] <= me[1]:
+            continue
+        need = f.xn - disc
+        if need > used and need <= counts[face] + free_other:
+            return True
+    return False
+
+
+def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
+    """No reroll left: pick the activation that leads to the most strength, looking one
+    activation ahead and finishing greedily (a reducer first can let a bigger hero in)."""
+    inactive = [h for h in st.parties[st.current] if not h.active]
+    disc = max(st.discounts) if st.discounts else 0
+    best, best_v = -1, -1.0
     for i, mv in enumerate(moves):
-        if mv[0] == "reroll":
-            return i
-    return len(moves) - 1
+        if mv[0] != "act":
+            continue
+        h, pay = mv[1], mv[2]
+        c = list(counts)
+        d, steam = disc, st.steam
+        if pay[0] == "dice":
+            c[pay[1]] -= pay[2]
+        elif pay[0] == "exact":
+            f = recs[id(h)][0]
+            for face, n in f.faces:
+                c[face] -= n
+        elif pay[0] == "steam":
+            steam -= pay[2]
+        if pay[3]:
+            d = 0
+        r = recs[id(h)]
+        f = r[0]
+        if f.disc:
+            d = max(d, f.disc)
+        steam += r[4]
+        rest = [x for x in inactive if x is not h]
+        v = r[1] + _greedy_finish(rest, recs, c, d, steam, f.act_limit)
+        # keep big sets whole: pay from the face we have fewest of
+        v -= 0.01 * (c[pay[1]] if pay[0] == "dice" else 0)
+        if v > best_v:
+            best, best_v = i, v
+    return best
+
+
+def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, free_limit: int) -> float:
+    """Strength the remaining heroes add when activated greedily, strongest payable first."""
+    total = 0.0
+    if free_limit >= 0:
+        cand = [x for x in rest if recs[id(x)][0].strength <= free_limit]
+        if cand:
+            x = max(cand, key=lambda x: recs[id(x)][1])
+            total += recs[id(x)][1]
+            rest = [y for y in rest if y is not x]
+    while rest:
+        pick, pick_v, pick_pay = None, -1.0, None
+        for x in rest:
+            r = recs[id(x)]
+            f = r[0]
+            pay = None
+            if f.steam_cost and steam >= f.steam_cost:
+                pay = ("steam",)
+            elif f.xn:
+                need = f.xn - disc
+                if need <= 0:
+                    pay = ("free",)
+                else:
+                    face = -1
+                    for g in range(1, 7):
+                        if c[g] >= need and (face < 0 or c[g] < c[face]):
+                            face = g
+                    if face > 0:
+                        pay = ("dice", face, need, disc > 0)
+            elif f.faces:
+                if all(c[g] >= n for g, n in f.faces):
+                    pay = ("exact",)
+            if pay is not None and r[1] > pick_v:
+                pick, pick_v, pick_pay = x, r[1], pay
+        if pick is None:
+            break
+        f = recs[id(pick)][0]
+        kind = pick_pay[0]
+        if kind == "steam":
+            steam -= f.steam_cost
+        elif kind == "free":
+            disc = 0
+        elif kind == "dice":
+            c[pick_pay[1]] -= pick_pay[2]
+            if pick_pay[3]:
+                disc = 0
+        else:
+            for g, n in f.faces:
+                c[g] -= n
+        if f.disc:
+            disc = max(disc, f.disc)
+        steam += recs[id(pick)][4]
+        total += pick_v
+        rest = [y for y in rest if y is not pick]
+    return total
 
 
 def _wanted_dice(st: HHState) -> set[int]:
@@ -210,8 +396,9 @@ def _move_where(st: HHState, moves: list) -> int:
     return 0
 
 
+_WITH_BOT = {"action": _action, "party-discard": _lowest_hero, "hand-discard": _hand_discard, "roll": _roll}
+
 _BY_KIND = {
-    "action": _action, "party-discard": _lowest_hero, "hand-discard": _hand_discard, "roll": _roll,
     "attack": _attack, "damage": _damage, "treasure": _treasure, "capture": _capture,
     "activate-hero": _activate_hero, "set-die-which": _set_die_which, "set-die-face": _set_die_face,
     "move-which": _move_which, "move-where": _move_where,
