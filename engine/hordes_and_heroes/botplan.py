@@ -154,6 +154,7 @@ class Planner:
         self.recs: dict[tuple, tuple] = {}
         self.singles: dict[int, float] = {}
         self.bases: dict[tuple, tuple] = {}
+        self.roughs: dict[tuple, float] = {}
         self.pair: dict[tuple[int, int], float] = {}
         self.proxy: dict[tuple, tuple] = {}   # scratch: party key -> entries, least useful first
 
@@ -205,6 +206,10 @@ class Planner:
         """A quick score for recruiting `card` into party `key` (the hero it would replace
         left out): its own worth plus its pairwise synergy with each hero that stays (treasures
         ignored). Only good for ranking candidates before `swap` looks closely at the best."""
+        k2 = (key, card)
+        v = self.roughs.get(k2)
+        if v is not None:
+            return v
         base = self.bases.get(key)
         if base is None:
             if len(key) >= 5:
@@ -223,6 +228,9 @@ class Planner:
             if w is None:
                 w = pair[(b, card)] = pair[(card, b)] = self._pair(b, card)
             v += w
+        if len(self.roughs) > 200_000:
+            self.roughs.clear()
+        self.roughs[k2] = v
         return v
 
     def single(self, card: int) -> float:

@@ -137,15 +137,27 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
             best = _last_roll(st, moves, counts, recs)
             if best >= 0:
                 return best
-        # 1. activate: the most valuable hero; among its payments the face we have fewest of
+        # 1. activate: the most valuable hero; among its payments the face we have fewest of.
+        # While a reroll is left, X dice are not locked for a hero when a stronger inactive
+        # X hero could still complete its set from the free dice (extra dice/rerolls excepted).
+        waits: dict[int, bool] = {}
+        bigs = None
         best, best_key = -1, None
         for i, mv in enumerate(moves):
             if mv[0] != "act":
                 break
             h, pay = mv[1], mv[2]
+            if pay[0] == "dice" and early:
+                w = waits.get(id(h))
+                if w is None:
+                    if bigs is None:
+                        bigs = _stronger_sets(st, counts, recs)
+                    me = recs[id(h)]
+                    w = waits[id(h)] = not (me[2] or me[3]) and any(
+                        x is not h and sval > me[1] and need > pay[2] for x, sval, need in bigs)
+                if w:
+                    continue
             c = deck[h.card]
-            if pay[0] == "dice" and early and _better_use(st, h, pay, counts, recs):
-                continue   # these dice are on their way to a stronger hero: do not lock them yet
             support = 2.0 if c.effects and c.effects[0].kind in ("extra-dice", "extra-reroll", "reduce-cost", "steam") else 0.0
             spare = 1.0 if pay[0] in ("free", "steam") else 0.0
             key = (c.value + support + spare, -(counts[pay[1]] - pay[2]) if pay[0] == "dice" else 0, -pay[2])
@@ -170,26 +182,19 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
     return len(moves) - 2 if early else len(moves) - 1
 
 
-def _better_use(st: HHState, h: PartyHero, pay: tuple, counts: list[int], recs: dict) -> bool:
-    """With rerolls left, would locking these X dice for `h` starve a stronger hero that is
-    collecting the same face and can still complete its set?"""
-    me = recs[id(h)]
-    if me[2] or me[3]:
-        return False           # extra dice and rerolls pay for themselves
-    face, used = pay[1], pay[2]
-    free_other = sum(counts) - counts[face]
+def _stronger_sets(st: HHState, counts: list[int], recs: dict) -> list[tuple]:
+    """(hero, strength, dice needed) for the inactive X-cost heroes whose set the free dice
+    could still make."""
     disc = max(st.discounts) if st.discounts else 0
+    free = sum(counts)
+    out = []
     for x in st.parties[st.current]:
-        if x.active or x is h:
-            continue
-        r = recs[id(x)]
-        f = r[0]
-        if not f.xn or r[1] <= me[1]:
-            continue
-        need = f.xn - disc
-        if need > used and need <= counts[face] + free_other:
-            return True
-    return False
+        if not x.active:
+            r = recs[id(x)]
+            need = r[0].xn - disc
+            if r[0].xn and need <= free:
+                out.append((x, r[1], need))
+    return out
 
 
 def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
