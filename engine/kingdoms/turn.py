@@ -413,6 +413,8 @@ class TurnMixin:
         diag = self.board.diag if m.diagonal else None
         lim = m.stack_limit
         own, sett, horde = self.owner, self.sett, self.horde
+        # a Plains bonus counts once per move: the start's, or else the first one entered
+        cap = budget if self.plains_army[src] else budget + max(self.plains_army)
         best = {src: budget}
         frontier = [src]
         out: list[int] = []
@@ -426,7 +428,7 @@ class TurnMixin:
                 cost = 0 if (m.roads and own[j] == p and sett[j]) else 1
                 if cost > left:
                     continue
-                rem = left - cost + self.plains_army[j]
+                rem = min(left - cost + self.plains_army[j], cap)
                 stop = horde[j] >= 0 or (own[j] >= 0 and own[j] != p) or self.stop_here[j]
                 if stop:
                     rem = 0
