@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.driver import derive_seed, play_game
 from engine.hordes_and_heroes import SPEC
-from engine.hordes_and_heroes.botplan import planner
+from engine.hordes_and_heroes.botplan import Planner
 from test_hh_support import model
 
 
@@ -48,7 +48,7 @@ def test_heuristic_bot_is_deterministic() -> None:
 
 
 def test_steam_heroes_count_only_with_steam_makers() -> None:
-    plan = planner(model())
+    plan = Planner(model())
     bare = plan.strength(_party("steamasaur", "swordmaster"))
     fed = plan.strength(_party("steamasaur", "swordmaster", "steamsmith"))
     alone = plan.strength(_party("steamsmith", "swordmaster"))
@@ -57,7 +57,7 @@ def test_steam_heroes_count_only_with_steam_makers() -> None:
 
 
 def test_cost_reducers_and_extra_dice_help_heavy_heroes() -> None:
-    plan = planner(model())
+    plan = Planner(model())
     s = plan.strength
     # a reducer removes X only: it pays off next to an X-cost hero, not next to exact faces
     assert s(_party("berserker", "sergeant")) - s(_party("berserker")) \
@@ -72,7 +72,7 @@ def test_cost_reducers_and_extra_dice_help_heavy_heroes() -> None:
 
 def test_a_full_party_swaps_its_least_useful_hero() -> None:
     m = model()
-    plan = planner(m)
+    plan = Planner(m)
     key = _party("iron-colossus", "steamasaur", "clockwork-golem", "steam-brute", "swordmaster")
     value, drop = plan.swap(key, m.find("deck", "steamsmith"))
     assert value > plan.strength(key) + 1.0

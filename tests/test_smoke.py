@@ -180,3 +180,16 @@ def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:
     assert report["game"] == "hordes-and-heroes" and report["games_finished"] == 24
     assert set(report["win_rate_by_seat"]) == {"2", "3", "4", "5"}
     assert report["never"].get("recruited") is not None
+
+
+def test_hordes_and_heroes_games_do_not_depend_on_worker_history() -> None:
+    """Bots may cache, but never across games: worker 2 plays game 31 as worker 1 does."""
+    from toolkit.games import load_game
+    from toolkit.smoke.runner import RunPlan, run
+
+    loaded = load_game(ROOT / "content" / "hordes-and-heroes")
+    plan = RunPlan(game="hordes-and-heroes", rules="hordes_and_heroes", games=60, players=(2, 4), seed=5,
+                   bots=("heuristic",), check="none")
+    one = run(plan, loaded.data, workers=1)
+    two = run(plan, loaded.data, workers=2)
+    assert _comparable(one) == _comparable(two)

@@ -134,10 +134,11 @@ def _add_effects(f: Feat, effects: Any, own_strength: int) -> None:
 
 
 class Planner:
-    """Per-model precomputation and a cache of party estimates (pure: key -> value)."""
+    """One game's precomputation and cache of party estimates (key -> value)."""
 
     def __init__(self, model: Any) -> None:
         self.model = model
+        self.owner: Any = None
         self.feats = [Feat(c) if not c.is_action else None for c in model.deck]
         self.tfeats: dict[tuple[int, int], Feat] = {}
         for t in model.treasures:
@@ -172,7 +173,10 @@ class Planner:
         each contributes to the estimate, enablers credited for what they give the others)."""
         got = self.drop_order.get(key)
         if got is None:
-            self.cache[key] = self._estimate(key, True)
+            # Run for its side effect (the per-entry contributions in `proxy`); the strength
+            # cache is left alone so that it holds one canonical value per party, whatever
+            # this process computed before (results must not depend on a worker's history).
+            self._estimate(key, True)
             got = self.proxy.pop(key)
             if len(self.drop_order) > 100_000:
                 self.drop_order.clear()
@@ -367,11 +371,14 @@ class Planner:
 _PLANNERS: dict[int, Planner] = {}
 
 
-def planner(model: Any) -> Planner:
-    """The planner of a model (built once, kept while the model is alive)."""
-    p = _PLANNERS.get(id(model))
-    if p is None or p.model is not model:
+def planner(state: Any) -> Planner:
+    """The planner of one game. Its caches live exactly as long as the game, so a bot's choices
+    never depend on which games the same process played before: a smoke run gives the same
+    games on one worker or many."""
+    p = _PLANNERS.get(id(state))
+    if p is None or p.owner is not state:
         if len(_PLANNERS) > 8:
             _PLANNERS.clear()
-        p = _PLANNERS[id(model)] = Planner(model)
+        p = _PLANNERS[id(state)] = Planner(state.model)
+        p.owner = state
     return p

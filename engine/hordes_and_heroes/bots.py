@@ -66,7 +66,7 @@ def _action(st: HHState, moves: list, bot: "HeuristicBot") -> int:
             cands.append(i)
     if not cands:
         return len(moves) - 1
-    plan = planner(st.model)
+    plan = planner(st)
     key = _party_key(st.parties[st.current])
     if len(cands) > _SHORTLIST:   # rank roughly, then look closely at the best few
         cands.sort(key=lambda i: -plan.rough(key, moves[i][1]))
@@ -88,7 +88,7 @@ def _lowest_hero(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         for i, h in enumerate(moves):
             if (h.card, h.treasure, h.tlevel) == drop:
                 return i
-    plan = planner(st.model)
+    plan = planner(st)
     key = _party_key(st.parties[st.current])
 
     def without(h: PartyHero) -> float:
@@ -106,7 +106,7 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         memo = bot.discards = (key, {})
     worth = memo[1]
     deck = st.model.deck
-    plan = planner(st.model)
+    plan = planner(st)
     best, best_v = 0, None
     for i, c in enumerate(moves):
         v = worth.get(c)
@@ -119,7 +119,7 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
-    rec = planner(st.model).record
+    rec = planner(st).record
     return {id(h): rec((h.card, h.treasure, h.tlevel)) for h in st.parties[st.current]}
 
 
