@@ -10,7 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.core.driver import derive_seed, play_game  # noqa: E402
+from engine.core.bench import bench  # noqa: E402
+from engine.core.driver import play_game  # noqa: E402
 from toolkit.games import load_game  # noqa: E402
 from toolkit.rules import load_rules  # noqa: E402
 
@@ -23,15 +24,14 @@ def measure(game: str, players: int) -> tuple[int, int, float]:
     spec = load_rules(loaded.game.rules)
     model = spec.build_model(loaded.data)
     play_game(spec, model, players, 0, ["heuristic"])  # warm-up
-    games = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        rec = play_game(spec, model, players, derive_seed(99, games), ["heuristic"])
-        if rec.error:
-            print(f"  game {games} failed: {rec.error}")
-        games += 1
-        actions += rec.steps
-    return games, actions, time.perf_counter() - start
+    games = 5
+    while True:  # grow the sample until it takes long enough to time
+        report = bench(spec, model, players, games, seed=99)
+        for err in report["errors"]:
+            print(f"  failed: {err}")
+        if report["seconds"] >= SECONDS or games >= 100_000:
+            return games, report["actions"], report["seconds"]
+        games = max(games + 1, int(games * SECONDS * 1.2 / max(report["seconds"], 1e-3)))
 
 
 def main() -> None:

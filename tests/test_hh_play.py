@@ -7,7 +7,7 @@ import pytest
 
 from engine.core.driver import derive_seed, play_game, replay
 from engine.hordes_and_heroes import SPEC
-from engine.hordes_and_heroes.bench import bench
+from engine.core.bench import bench
 from test_hh_support import GOLDEN, model
 
 
@@ -67,5 +67,5 @@ def test_golden_log_replays_identically(path) -> None:
 
 
 def test_bench_reports_actions_per_second() -> None:
-    report = bench(model(), 2, 3)
+    report = bench(SPEC, model(), 2, 3)
     assert report["errors"] == [] and report["actions_per_second"] > 0

@@ -6,6 +6,7 @@ that a generator cannot be copied, so `clone` replays the action log on a fresh 
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Generator
 
 from engine.core.api import Decision, GameResult
@@ -13,7 +14,7 @@ from engine.core.api import Decision, GameResult
 Rules = Generator[Decision, int, None]
 
 
-class SequentialState:
+class SequentialState(ABC):
     """Base class: subclasses implement `_rules()`, `_fresh()`, `result()` and `check_invariants()`."""
 
     def __init__(self) -> None:
@@ -48,18 +49,21 @@ class SequentialState:
         return twin
 
     # --- for subclasses -----------------------------------------------------------------
-    def _rules(self) -> Rules:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _rules(self) -> Rules:
+        """The game's rules as one generator of decisions."""
 
-    def _fresh(self) -> "SequentialState":  # pragma: no cover - abstract
+    @abstractmethod
+    def _fresh(self) -> "SequentialState":
         """A new state built from the same arguments, before any action."""
-        raise NotImplementedError
 
-    def result(self) -> GameResult:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def result(self) -> GameResult:
+        """How the finished game ended."""
 
-    def check_invariants(self) -> list[str]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def check_invariants(self) -> list[str]:
+        """Problems with the current state; [] when every invariant holds."""
 
     def fingerprint(self) -> Any:
         """A value equal for equal states; used by checked mode to compare clone and replay."""
