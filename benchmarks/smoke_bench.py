@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT))
 from toolkit.games import load_game  # noqa: E402
 from toolkit.smoke.runner import RunPlan, default_workers, run  # noqa: E402
 
-GAMES = {"hordes-and-heroes": 400, "kingdoms": 120}
+GAMES = {"hordes-and-heroes": 600, "kingdoms": 300}
 
 
 def main() -> None:
