@@ -104,6 +104,28 @@ class TurnMixin:
         return
         yield  # pragma: no cover
 
+    # ------------------------------------------------------------------ phase menus
+    def phase_menu(self: "KState", p: int, key: str | None, kind: str, prompt: str,
+                   labels: list[str], moves: list[Any]) -> Iterator[Decision]:
+        """Offer one step of a phase: the given moves, then the abilities usable at `key` (if
+        any), then "Done". Returns the chosen move, or None when nothing can be offered or the
+        player is done. A chosen ability is used here; the caller just offers the menu again."""
+        if key is not None:
+            al, am = self.ability_options(p, key)
+            labels += al
+            moves += am
+        if not labels:
+            return None
+        labels.append(DONE)
+        moves.append(("done",))
+        k = yield self.ask(p, kind, prompt, labels, moves)
+        mv = moves[k]
+        if mv[0] == "done":
+            return None
+        if mv[0] == "ability":
+            yield from self.use_ability(p, mv)
+        return mv
+
     # ------------------------------------------------------------------ trade
     def step_trade(self: "KState", p: int, ph: dict) -> Gen:
         m = self.model
@@ -118,22 +140,12 @@ class TurnMixin:
                     if r != g:
                         labels.append(f"Change {give} gold for {get} {m.resources[r]}")
                         moves.append(("gold", r))
-            al, am = self.ability_options(p, "trade")
-            labels += al
-            moves += am
-            if not labels:
-                return
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "trade", "Trade phase", labels, moves)
-            mv = moves[k]
-            if mv[0] == "done":
+            mv = yield from self.phase_menu(p, "trade", "trade", "Trade phase", labels, moves)
+            if mv is None:
                 return
             if mv[0] == "gold":
                 self.spend(p, g, give)
                 self.gain(p, mv[1], get)
-            else:
-                yield from self.use_ability(p, mv)
 
     def trade_partners(self: "KState", p: int) -> list[int]:
         own, sett, adj = self.owner, self.sett, self.board.adj
@@ -158,13 +170,8 @@ class TurnMixin:
                     if self.res[p][r]:
                         labels.append(f"Give 1 {m.resources[r]} to {self.seat_name(o)}")
                         moves.append(("give", o, r))
-            if not labels:
-                return
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "gift", "Trade with neighbours", labels, moves)
-            mv = moves[k]
-            if mv[0] == "done":
+            mv = yield from self.phase_menu(p, None, "gift", "Trade with neighbours", labels, moves)
+            if mv is None:
                 return
             self.res[p][mv[2]] -= 1
             self.res[mv[1]][mv[2]] += 1
@@ -341,19 +348,10 @@ class TurnMixin:
                     for sp in self.unit_sites(p, b):
                         labels.append(f"Build a {m.structures[b].name.lower()} at {lab[sp]}")
                         moves.append(("build", b, sp))
-            al, am = self.ability_options(p, "build")
-            labels += al
-            moves += am
-            if not labels:
-                break
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "build", f"{ph['name']}", labels, moves)
-            mv = moves[k]
-            if mv[0] == "done":
+            mv = yield from self.phase_menu(p, "build", "build", f"{ph['name']}", labels, moves)
+            if mv is None:
                 break
             if mv[0] == "ability":
-                yield from self.use_ability(p, mv)
                 continue
             _, b, sp = mv
             self.pay(p, self.cost_of(p, b))
@@ -375,19 +373,10 @@ class TurnMixin:
                     if self.owner[sp] == p and self.arm[sp] < lim and self.trained[sp] < self.train_capacity(p, sp):
                         labels.append(f"Train an army at {lab[sp]}")
                         moves.append(("train", sp))
-            al, am = self.ability_options(p, "train")
-            labels += al
-            moves += am
-            if not labels:
-                return
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "train", "Train phase", labels, moves)
-            mv = moves[k]
-            if mv[0] == "done":
+            mv = yield from self.phase_menu(p, "train", "train", "Train phase", labels, moves)
+            if mv is None:
                 return
             if mv[0] == "ability":
-                yield from self.use_ability(p, mv)
                 continue
             sp = mv[1]
             self.pay(p, cost)
@@ -476,19 +465,10 @@ class TurnMixin:
                         for d in self.reachable(p, sp, n):
                             labels.append(f"Move {n} from {lab[sp]} to {lab[d]}")
                             moves.append(("move", sp, d, n))
-            al, am = self.ability_options(p, "move")
-            labels += al
-            moves += am
-            if not labels:
-                return
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "move", "Move phase", labels, moves)
-            mv = moves[k]
-            if mv[0] == "done":
+            mv = yield from self.phase_menu(p, "move", "move", "Move phase", labels, moves)
+            if mv is None:
                 return
             if mv[0] == "ability":
-                yield from self.use_ability(p, mv)
                 continue
             _, sp, d, n = mv
             self.pay(p, cost)
@@ -582,16 +562,8 @@ class TurnMixin:
                 yield from self.battle(sp, "attack")
             if self.end_reason:
                 return
-        while True:
-            labels, moves = self.ability_options(p, "after-attack")
-            if not labels:
-                break
-            labels.append(DONE)
-            moves.append(("done",))
-            k = yield self.ask(p, "after-attack", "After the battles", labels, moves)
-            if moves[k][0] == "done":
-                break
-            yield from self.use_ability(p, moves[k])
+        while (yield from self.phase_menu(p, "after-attack", "after-attack", "After the battles", [], [])):
+            pass
         yield from self.check_restarts()
 
     def forced_march(self: "KState", p: int, sp: int) -> Gen:
