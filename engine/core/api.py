@@ -3,12 +3,17 @@
 Modelled on OpenSpiel: a state exposes one pending decision (a player's or chance's), a list of
 labelled options, and `apply(index)`. Dice and shuffles are chance decisions resolved by the
 driver's seeded RNG, so a game is fully described by its content and its action list.
+
+A game is one declaration, `GameSpec` (OpenSpiel's GameType and GameInfo in one): its id, player
+range, the content kinds its model reads, its effect vocabulary, which usage events are a seat's
+own choice, and whether seats see everything (perfect information) or not. The toolkit checks a
+game's manifest against it and nothing else repeats these facts.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Literal, Mapping, Protocol, runtime_checkable
 
 CHANCE: int = -1
 """The `player` of a decision that chance (the driver's RNG or a scenario script) resolves."""
@@ -16,17 +21,27 @@ CHANCE: int = -1
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One choice to make. The action taken is an index into `options`."""
+    """One choice to make. The action taken is an index into `options`.
+
+    `secret`: the choice is made face down (a secret order, a hidden deployment): the other seats
+    do not learn which option was taken until the game reveals it (see `State.reveals`).
+    """
 
     player: int
     prompt: str
     options: tuple[str, ...]
     weights: tuple[float, ...] | None = None
+    secret: bool = False
 
 
 @dataclass
 class GameResult:
-    """How a finished game ended; what the smoke runner aggregates."""
+    """How a finished game ended; what the smoke runner aggregates.
+
+    `usage[event][component id]` counts, per seat, how often a component was involved in an event
+    ("recruited", "defeated", ...). The events listed in the game's `choice_events` are a seat's
+    own choices; the report computes pick rates and win-rate lift for those.
+    """
 
     scores: list[int]
     winners: list[int]
@@ -49,18 +64,56 @@ class State(Protocol):
     def clone(self) -> "State": ...
 
 
+@runtime_checkable
+class HiddenState(Protocol):
+    """What a state of an imperfect-information game adds (`GameSpec.information == "imperfect"`).
+
+    - `observation(seat)`: everything `seat` may see and nothing else, as JSON-able data.
+    - `redact(seat)`: hide, in place, what `seat` cannot see, putting canonical stand-ins in its
+      place that depend only on what `seat` can see, so two states that differ only in hidden
+      things become identical; returns a token for `restore`. The driver wraps every bot call in
+      redact/restore: bots only ever read a redacted state.
+    - `restore(token)`: undo `redact` exactly.
+    - `resample(seat, rng)`: redraw, in place, everything `seat` cannot see at random, consistent
+      with its observation (search bots call it on clones to sample what they cannot see).
+    """
+
+    def observation(self, seat: int) -> dict[str, Any]: ...
+    def redact(self, seat: int) -> Any: ...
+    def restore(self, token: Any) -> None: ...
+    def resample(self, seat: int, rng: random.Random) -> None: ...
+
+
 class Bot(Protocol):
-    """Picks an option index for a decision of its seat."""
+    """Picks an option index for a decision of its seat.
+
+    A bot class may set `reads_state = False` when it never looks at the state (the random bot):
+    the driver then skips redacting hidden information for it.
+    """
 
     def choose(self, state: State, decision: Decision) -> int: ...
 
 
+BotFactory = Callable[[int, random.Random], Bot]
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything the toolkit needs to play one game: its single registration.
+    """A game's single declaration and registration.
 
-    `scenario_state` and `probe` are optional hooks for executable scenarios: the first builds a
-    state from a scenario's `setup` mapping, the second exposes named values to check.
+    - `kinds`: the content kinds (manifest `components` keys) the model reads, each mapped to
+      whether it is required. `build_model` receives only these; `hordekit validate` reports a
+      required kind the manifest lacks, and a manifest kind the game does not know.
+    - `effect_kinds`: the effect vocabulary, i.e. the keys of the game's handler registry;
+      `text_kinds` the effect kinds that need a printed text template (default: all of them).
+    - `choice_events`: the `GameResult.usage` events that are a seat's own choice.
+    - `information`: "perfect", or "imperfect" when some seats cannot see everything (the state
+      then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
+    - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
+      search bot to score truncated rollouts.
+    - `bots`: the game's own bots; "random" and "search" exist for every game (engine.core).
+    - `scenario_state(model, players, setup)` and `probe(state)`: optional hooks for executable
+      scenarios.
     """
 
     id: str
@@ -68,8 +121,58 @@ class GameSpec:
     max_players: int
     build_model: Callable[[dict[str, list[dict]]], Any]
     new_state: Callable[[Any, int, dict], State]
-    bots: dict[str, Callable[[int, random.Random], Bot]]
+    bots: Mapping[str, BotFactory]
     effect_kinds: frozenset[str]
-    text_kinds: frozenset[str] = frozenset()
+    text_kinds: frozenset[str] | None = None
+    kinds: Mapping[str, bool] = field(default_factory=dict)
+    choice_events: frozenset[str] = frozenset()
+    information: Literal["perfect", "imperfect"] = "perfect"
+    simultaneous: bool = False
+    evaluate: Callable[[State], list[float]] | None = None
     scenario_state: Callable[[Any, int, dict], State] | None = None
     probe: Callable[[State], dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        # Checked once here for every game, so rules need no guards of their own: the player
+        # count before a state is built, the declared kinds before a model is built; and the
+        # bots every game has.
+        from engine.core.bots import core_bots
+
+        raw_state, raw_model = self.new_state, self.build_model
+
+        def new_state(model: Any, players: int, options: dict) -> State:
+            self.check_players(players)
+            return raw_state(model, players, options)
+
+        def build_model(content: dict[str, list[dict]]) -> Any:
+            return raw_model(self.model_content(content))
+
+        new_state.__wrapped__ = raw_state  # type: ignore[attr-defined]
+        build_model.__wrapped__ = raw_model  # type: ignore[attr-defined]
+        object.__setattr__(self, "new_state", new_state)
+        object.__setattr__(self, "build_model", build_model)
+        object.__setattr__(self, "bots", {**core_bots(self), **self.bots})
+
+    @property
+    def printed_kinds(self) -> frozenset[str]:
+        """Effect kinds that need a text template."""
+        return self.effect_kinds if self.text_kinds is None else self.text_kinds
+
+    def check_players(self, players: int) -> None:
+        """Raise ValueError when the game is not for `players` players."""
+        if players.__class__ is not int or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.id} is for {self.min_players} to {self.max_players} players "
+                             f"(got {players!r})")
+
+    def model_content(self, content: Mapping[str, list[dict]]) -> dict[str, list[dict]]:
+        """The part of validated content the model reads: its declared kinds, absent ones empty.
+
+        A required kind that is missing raises KeyError naming it, so a renamed kind is an error
+        instead of a game played with an empty list. A game that declares no kinds gets it all.
+        """
+        if not self.kinds:
+            return dict(content)
+        missing = [k for k, required in self.kinds.items() if required and k not in content]
+        if missing:
+            raise KeyError(f"{self.id} needs content kind(s) {', '.join(sorted(missing))}")
+        return {k: list(content.get(k, [])) for k in self.kinds}

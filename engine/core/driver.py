@@ -59,16 +59,34 @@ class GameRecord:
 
 
 def make_bots(spec: GameSpec, players: int, seed: int, bots: list[str]) -> list[Any]:
-    """One bot per seat; a single name is used for every seat."""
+    """One bot per seat; a single name is used for every seat.
+
+    A name may carry settings after a colon, `search:200` (the search bot's budget)."""
     names = list(bots) if len(bots) == players else [bots[0]] * players if len(bots) == 1 else None
     if names is None:
         raise ValueError(f"need 1 or {players} bot names, got {len(bots)}")
     out = []
     for seat, name in enumerate(names):
-        if name not in spec.bots:
-            raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(spec.bots))}")
-        out.append(spec.bots[name](seat, random.Random(derive_seed(seed, 1_000_003 + seat))))
+        base, _, setting = name.partition(":")
+        if base not in spec.bots:
+            raise ValueError(f"unknown bot {base!r}; known: {', '.join(sorted(spec.bots))}")
+        rng = random.Random(derive_seed(seed, 1_000_003 + seat))
+        out.append(spec.bots[base](seat, rng, budget=setting) if setting else spec.bots[base](seat, rng))
     return out
+
+
+def bot_choice(state: State, bot: Any, decision: Decision, hidden: bool) -> int:
+    """Ask a bot for its choice, showing it only what its seat may see.
+
+    In an imperfect-information game the state is redacted for the bot's seat around the call
+    (see `HiddenState`), unless the bot declares that it never reads the state."""
+    if hidden and getattr(bot, "reads_state", True):
+        token = state.redact(decision.player)  # type: ignore[attr-defined]
+        try:
+            return bot.choose(state, decision)
+        finally:
+            state.restore(token)  # type: ignore[attr-defined]
+    return bot.choose(state, decision)
 
 
 def play_game(spec: GameSpec, model: Any, players: int, seed: int, bots: list[str],
@@ -83,6 +101,7 @@ def play_game(spec: GameSpec, model: Any, players: int, seed: int, bots: list[st
     try:
         seats = make_bots(spec, players, seed, bots)
         rng = random.Random(seed)
+        hidden = spec.information == "imperfect"
         state = spec.new_state(model, players, options)
         record.actions = state.actions
         decision = state.decision()
@@ -92,7 +111,7 @@ def play_game(spec: GameSpec, model: Any, players: int, seed: int, bots: list[st
             if decision.player == CHANCE:
                 action = sample_chance(rng, decision)
             else:
-                action = seats[decision.player].choose(state, decision)
+                action = bot_choice(state, seats[decision.player], decision, hidden)
             state.apply(action)
             steps += 1
             if check:

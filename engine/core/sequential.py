@@ -1,8 +1,11 @@
 """A State whose rules are one generator: plain sequential Python that yields a Decision
 whenever someone must choose and receives the chosen index back.
 
-Why: rules read top to bottom like the rulebook, yet the outside sees a step API. The price is
-that a generator cannot be copied, so `clone` replays the action log on a fresh state.
+Why: rules read top to bottom like the rulebook, yet the outside sees a step API. A generator
+cannot be copied, so a clone is rebuilt: from the latest checkpoint, a copy of the state's data
+taken where the rules hold nothing in local variables (the top of a turn), plus the few actions
+taken since. Its cost does not grow with the length of the game. Rules that never call
+`checkpoint` still clone correctly, by replaying the whole log.
 """
 from __future__ import annotations
 
@@ -10,16 +13,30 @@ from abc import ABC, abstractmethod
 from typing import Any, Generator
 
 from engine.core.api import Decision, GameResult
+from engine.core.snapshot import copy_data
 
 Rules = Generator[Decision, int, None]
 
+_LIVE = ("actions", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
+
 
 class SequentialState(ABC):
-    """Base class: subclasses implement `_rules()`, `_fresh()`, `result()` and `check_invariants()`."""
+    """Base class: subclasses implement `_rules(resume)`, `_fresh()`, `result()` and
+    `check_invariants()`; they call `checkpoint(resume)` at points where `_rules(resume)` can
+    pick the game up again from the state's data alone.
+
+    `SHARED` names attributes that never change during a game (the model, the options, caches
+    of immutable values): clones share them instead of copying.
+    """
+
+    SHARED: frozenset[str] = frozenset({"model", "options", "situation"})
 
     def __init__(self) -> None:
         self.actions: list[int] = []
-        self._gen: Rules = self._rules()
+        self._cp: tuple[dict[str, Any], int, Any] | None = None
+        self._keep_cp = False
+        self._redacted_for: int | None = None
+        self._gen: Rules = self._rules()  # type: ignore[call-arg]  # rules that never checkpoint may take no argument
         self._current: Decision | None = next(self._gen, None)
 
     # --- the step API -------------------------------------------------------------------
@@ -43,15 +60,64 @@ class SequentialState(ABC):
         return self._current is None
 
     def clone(self) -> "SequentialState":
+        """An independent copy with the same future. While the state is redacted for a seat
+        (a bot is looking at it), the clone is redacted for that seat too, for good."""
+        if not self._keep_cp:
+            self._start_checkpoints()
+        cp = self._cp
+        if cp is None:  # the rules have not reached a checkpoint yet (or never call it)
+            twin = self._fresh()
+            for a in self.actions:
+                twin.apply(a)
+        else:
+            data, k, resume = cp
+            twin = self._from_checkpoint(data, k, resume)
+            for a in self.actions[k:]:
+                twin.apply(a)
+        if self._redacted_for is not None:
+            twin.redact(self._redacted_for)  # type: ignore[attr-defined]
+        return twin
+
+    # --- checkpoints --------------------------------------------------------------------
+    def checkpoint(self, resume: Any = None) -> None:
+        """Called by the rules where `_rules(resume)` can continue from the data alone.
+
+        Snapshots are kept only once someone clones this state, so plain smoke games pay
+        nothing for them."""
+        if self._keep_cp:
+            memo: dict[int, Any] = {}
+            shared = self.SHARED
+            data = {k: (v if k in shared else copy_data(v, memo))
+                    for k, v in self.__dict__.items() if k not in _LIVE}
+            self._cp = (data, len(self.actions), resume)
+
+    def _start_checkpoints(self) -> None:
+        """Replay the log once with snapshots on, to get the latest checkpoint of this game."""
         twin = self._fresh()
+        twin._keep_cp = True
         for a in self.actions:
             twin.apply(a)
+        self._cp = twin._cp
+        self._keep_cp = True
+
+    def _from_checkpoint(self, data: dict[str, Any], k: int, resume: Any) -> "SequentialState":
+        twin = object.__new__(type(self))
+        memo: dict[int, Any] = {}
+        shared = self.SHARED
+        twin.__dict__.update({key: (v if key in shared else copy_data(v, memo)) for key, v in data.items()})
+        twin.actions = self.actions[:k]
+        twin._cp = None
+        twin._keep_cp = False
+        twin._redacted_for = None
+        twin._gen = twin._rules(resume)
+        twin._current = next(twin._gen, None)
         return twin
 
     # --- for subclasses -----------------------------------------------------------------
     @abstractmethod
-    def _rules(self) -> Rules:
-        """The game's rules as one generator of decisions."""
+    def _rules(self, resume: Any = None) -> Rules:
+        """The game's rules as one generator of decisions; `resume` is None for a new game, or
+        the value given to `checkpoint` when continuing a clone from there."""
 
     @abstractmethod
     def _fresh(self) -> "SequentialState":

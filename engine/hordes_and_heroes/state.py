@@ -131,6 +131,8 @@ class HHState(SequentialState):
         self._labels: dict[Any, str] = {}
         super().__init__()
 
+    SHARED = SequentialState.SHARED | {"_labels"}
+
     def _fresh(self) -> "HHState":
         return HHState(self.model, self.n, self.options, self.situation)
 
@@ -220,14 +222,18 @@ class HHState(SequentialState):
         s.up = True
 
     # ------------------------------------------------------------------ the game
-    def _rules(self) -> Iterator[Decision]:
+    def _rules(self, resume: Any = None) -> Iterator[Decision]:
         from engine.hordes_and_heroes.setup import apply_situation, standard_setup
-        if self.situation is None:
+        if resume is not None:
+            phase = "action"          # a clone picks up at the start of a turn
+        elif self.situation is None:
             yield from standard_setup(self)
             phase = "action"
         else:
             phase = apply_situation(self, self.situation)
         while True:
+            if phase == "action":
+                self.checkpoint("turn")
             seat = self.current
             yield from self.turn(seat, phase)
             phase = "action"
@@ -770,3 +776,22 @@ class HHState(SequentialState):
     def check_invariants(self) -> list[str]:
         from engine.hordes_and_heroes.invariants import check
         return check(self)
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, seat: int) -> dict[str, Any]:
+        from engine.hordes_and_heroes.hidden import observation
+        return observation(self, seat)
+
+    def redact(self, seat: int) -> Any:
+        from engine.hordes_and_heroes.hidden import redact
+        self._redacted_for = seat
+        return (seat, redact(self, seat))
+
+    def restore(self, token: Any) -> None:
+        from engine.hordes_and_heroes.hidden import restore
+        restore(self, token[1])
+        self._redacted_for = None
+
+    def resample(self, seat: int, rng: Any) -> None:
+        from engine.hordes_and_heroes.hidden import resample
+        resample(self, seat, rng)

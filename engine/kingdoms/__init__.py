@@ -9,22 +9,16 @@ from __future__ import annotations
 import random
 
 from engine.core.api import GameSpec
-from engine.core.bots import RandomBot
 from engine.kingdoms.bots import HeuristicBot, HordeBot
 from engine.kingdoms.effects import EFFECT_KINDS
+from engine.kingdoms.evaluate import evaluate
 from engine.kingdoms.model import Model, build_model
 from engine.kingdoms.scenario import probe, scenario_state
 from engine.kingdoms.state import KState
 
 
 def new_state(model: Model, players: int, options: dict) -> KState:
-    if not 1 <= players <= 6:
-        raise ValueError("Kingdoms is for 1 to 6 players")
     return KState(model, players, options)
-
-
-def _random(seat: int, rng: random.Random) -> RandomBot:
-    return RandomBot(seat, rng)
 
 
 def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
@@ -41,9 +35,15 @@ SPEC = GameSpec(
     max_players=6,
     build_model=build_model,
     new_state=new_state,
-    bots={"random": _random, "heuristic": _heuristic, "horde": _horde},
+    bots={"heuristic": _heuristic, "horde": _horde},
     effect_kinds=EFFECT_KINDS,
-    text_kinds=EFFECT_KINDS,
+    kinds={**{k: True for k in ("rules", "phase", "round-segment", "event", "ability", "kingdom", "structure",
+                               "resource", "horde-counter", "terrain")},
+           **{k: False for k in ("variant", "advanced-tile", "hit-counter", "victory-token", "army-token",
+                                "settlement-marker", "castle-marker", "wizard-tower-marker", "resource-chit")}},
+    choice_events=frozenset({"played", "picked", "used"}),
+    information="perfect",
+    evaluate=evaluate,
     scenario_state=scenario_state,
     probe=probe,
 )

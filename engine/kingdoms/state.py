@@ -145,6 +145,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self._rolls: dict[str, Decision] = {}
         super().__init__()
 
+    SHARED = SequentialState.SHARED | {"_rolls"}
+
     def _fresh(self) -> "KState":
         return KState(self.model, self.n, self.options, self.situation)
 
@@ -350,24 +352,30 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         return att, dfn
 
     # ------------------------------------------------------------------ the game
-    def _rules(self) -> Iterator[Decision]:
+    def _rules(self, resume: Any = None) -> Iterator[Decision]:
         from engine.kingdoms.setup import apply_situation, standard_setup
         start = "turn"
         first_phase = ""
-        if self.situation is None:
+        skip = 0                      # seats of the round's order whose turns are done
+        if resume is not None:
+            skip = resume             # a clone picks up at the start of a seat's turn
+        elif self.situation is None:
             yield from standard_setup(self)
         else:
             start, first_phase = apply_situation(self, self.situation)
+            if self.current >= 0 and first_phase:
+                skip = self.order.index(self.current)
         while self.round <= self.rounds and not self.end_reason:
             if start == "turn":
-                seats = self.order
-                if self.current >= 0 and first_phase:
-                    seats = self.order[self.order.index(self.current):]
-                for p in seats:
+                for i in range(skip, len(self.order)):
+                    p = self.order[i]
+                    if not first_phase:
+                        self.checkpoint(i)
                     yield from self.turn(p, first_phase)
                     first_phase = ""
                     if self.end_reason:
                         break
+                skip = 0
                 start = "horde"
             if self.end_reason:
                 break

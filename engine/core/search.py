@@ -1,0 +1,174 @@
+"""A search bot for any registered game: information-set Monte Carlo tree search.
+
+Every playout starts from a clone of the state the bot was shown. In an imperfect-information
+game that state is already redacted for the bot's seat, and the clone's hidden parts are drawn
+afresh (`resample`) from what the seat can see, so the bot never learns anything its seat
+cannot see (single-observer ISMCTS, as in Cowling, Powley and Whitehouse 2012, and OpenSpiel's
+`ismcts.py`). In a perfect-information game this is plain UCT.
+
+The tree is open loop: a node stands for a sequence of the players' chosen options (by label,
+since the legal options differ between sampled worlds) and chance is sampled, not branched. A
+child's UCB score uses how often it was *available*, not its parent's visits, which keeps
+options that exist only in some sampled worlds from being over-explored.
+
+Playouts are random and stop after `depth` player decisions; an unfinished playout is scored by
+the game's `evaluate(state)` when it declares one (per-seat values in [0, 1]), otherwise as a
+draw. A finished one scores 1 for a winner (shared among tied winners) and 0 otherwise.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.api import CHANCE, Decision, GameSpec, State
+from engine.core.driver import sample_chance
+
+DEFAULT_PLAYOUTS = 64
+DEFAULT_DEPTH = 24
+EXPLORATION = 0.7
+MAX_ROLLOUT_STEPS = 5_000
+
+
+@dataclass(slots=True)
+class _Node:
+    visits: int = 0
+    value: float = 0.0
+    available: int = 0
+    children: dict[str, "_Node"] = field(default_factory=dict)
+
+
+def parse_budget(budget: Any) -> tuple[int, float]:
+    """`200` or `"200"` -> 200 playouts; `"50ms"` -> as many as fit in 50 milliseconds."""
+    if budget is None or budget == "":
+        return DEFAULT_PLAYOUTS, 0.0
+    text = str(budget).strip().lower()
+    try:
+        if text.endswith("ms"):
+            ms = float(text[:-2])
+            if ms <= 0:
+                raise ValueError
+            return 1_000_000_000, ms / 1000.0
+        n = int(text)
+        if n < 1:
+            raise ValueError
+        return n, 0.0
+    except ValueError:
+        raise ValueError(f"a search budget is a number of playouts (200) or milliseconds (50ms), not {budget!r}") from None
+
+
+class SearchBot:
+    """Monte Carlo tree search with a budget per decision; see the module docstring."""
+
+    def __init__(self, spec: GameSpec, seat: int, rng: random.Random, budget: Any = None,
+                 depth: int = DEFAULT_DEPTH) -> None:
+        self.spec = spec
+        self.seat = seat
+        self.rng = rng
+        self.playouts, self.seconds = parse_budget(budget)
+        self.depth = depth
+        self.hidden = spec.information == "imperfect"
+        self.evaluate = spec.evaluate
+        self.spent = 0  # playouts run so far, for reports
+
+    def choose(self, state: State, decision: Decision) -> int:
+        options = decision.options
+        if len(options) == 1:
+            return 0
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
+        done = 0
+        while done < self.playouts:
+            self._playout(state, root)
+            done += 1
+            if deadline and time.perf_counter() >= deadline:
+                break
+        self.spent += done
+        best, best_visits = 0, -1
+        for i, label in enumerate(options):
+            child = root.children.get(label)
+            visits = child.visits if child is not None else 0
+            if visits > best_visits:
+                best, best_visits = i, visits
+        return best
+
+    # ---------------------------------------------------------------------------------------
+    def _world(self, state: State) -> State:
+        """A clone of the state, with what the seat cannot see drawn afresh."""
+        sim = state.clone()
+        if self.hidden:
+            sim.resample(self.seat, self.rng)  # type: ignore[attr-defined]
+        return sim
+
+    def _playout(self, state: State, root: _Node) -> None:
+        rng = self.rng
+        sim = self._world(state)
+        node = root
+        path: list[tuple[_Node, int]] = []
+        expanded = False
+        d = sim.decision()
+        while d is not None and not expanded:
+            if d.player == CHANCE:
+                sim.apply(sample_chance(rng, d))
+                d = sim.decision()
+                continue
+            labels = d.options
+            children = node.children
+            untried = []
+            for i, label in enumerate(labels):
+                child = children.get(label)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.available += 1
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                child = children[labels[i]] = _Node(available=1)
+                expanded = True
+            else:
+                i = self._select(children, labels)
+                child = children[labels[i]]
+            path.append((child, d.player))
+            sim.apply(i)
+            node = child
+            d = sim.decision()
+        values = self._rollout(sim)
+        for child, player in path:
+            child.visits += 1
+            child.value += values[player] if values is not None and player < len(values) else 0.5
+
+    def _select(self, children: dict[str, _Node], labels: tuple[str, ...]) -> int:
+        best, best_score = 0, -1.0
+        for i, label in enumerate(labels):
+            c = children[label]
+            score = c.value / c.visits + EXPLORATION * math.sqrt(math.log(c.available) / c.visits)
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+    def _rollout(self, sim: State) -> list[float] | None:
+        """Per-seat values of a random playout from `sim`; None when it could not be scored."""
+        rng = self.rng
+        choices = steps = 0
+        d = sim.decision()
+        while d is not None:
+            if d.player != CHANCE:
+                if choices >= self.depth and self.evaluate is not None:
+                    return list(self.evaluate(sim))
+                choices += 1
+                sim.apply(rng.randrange(len(d.options)))
+            else:
+                sim.apply(sample_chance(rng, d))
+            steps += 1
+            if steps >= MAX_ROLLOUT_STEPS:
+                break
+            d = sim.decision()
+        if d is not None:  # no evaluation and no end in sight: call it even
+            return None
+        result = sim.result()
+        n = len(result.scores)
+        winners = result.winners
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in range(n)]

@@ -1,0 +1,124 @@
+"""What each seat may see in Hordes & Heroes, and an evaluation for truncated search rollouts.
+
+Hidden from a seat: the cards in the other players' hands (their number is public) and the
+order of the hero deck. Everything else lies open on the table. Face-down horde cards and the
+hero deck hold no identities in the state at all (cards are drawn when revealed), so the only
+thing to hide is which cards sit in the other hands: together with the hero deck they form one
+pool the seat cannot tell apart. Redacting deals the other hands canonically from that pool
+(lowest card indices first); resampling deals them at random from it.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.hordes_and_heroes.state import HHState
+
+
+def _pool_others(st: "HHState", seat: int) -> list[tuple[int, list[int]]]:
+    """Move every other hand into the deck counts; return what was there, to put it back."""
+    counts = st.deck_counts
+    taken = []
+    for q, hand in enumerate(st.hands):
+        if q != seat and hand:
+            taken.append((q, hand[:]))
+            for c in hand:
+                counts[c] += 1
+    return taken
+
+
+def _deal(st: "HHState", seat: int, pick) -> None:  # noqa: ANN001
+    """Refill the other hands, in place and to their sizes, with cards `pick` takes from the deck."""
+    counts = st.deck_counts
+    for q, hand in enumerate(st.hands):
+        if q != seat and hand:
+            for i in range(len(hand)):
+                c = pick(counts)
+                counts[c] -= 1
+                hand[i] = c
+
+
+def _lowest(counts: list[int]) -> int:
+    for i, c in enumerate(counts):
+        if c:
+            return i
+    raise RuntimeError("the hero deck holds fewer cards than the hands to deal")
+
+
+def redact(st: "HHState", seat: int) -> Any:
+    taken = _pool_others(st, seat)
+    if not taken:
+        return ()
+    _deal(st, seat, _lowest)
+    return taken
+
+
+def restore(st: "HHState", token: Any) -> None:
+    counts = st.deck_counts
+    for q, original in token:
+        hand = st.hands[q]
+        for c in hand:
+            counts[c] += 1
+        for c in original:
+            counts[c] -= 1
+        hand[:] = original
+
+
+def resample(st: "HHState", seat: int, rng: random.Random) -> None:
+    if not _pool_others(st, seat):
+        return
+
+    def pick(counts: list[int]) -> int:
+        r = rng.randrange(sum(counts))
+        for i, c in enumerate(counts):
+            r -= c
+            if r < 0:
+                return i
+        raise RuntimeError("empty hero deck")
+
+    _deal(st, seat, pick)
+
+
+def observation(st: "HHState", seat: int) -> dict[str, Any]:
+    """Everything `seat` sees: its own hand, the sizes of the others, and the open table."""
+    m = st.model
+    deck, mons = m.deck, m.monsters
+
+    def stack_view(s: Any) -> list[str]:
+        # a revealed card keeps its identity (everyone saw it); a hidden slot knows only its level
+        return [mons[c].id if c >= 0 else f"face-down level {-c}" for c in s.cards]
+
+    return {
+        "seat": seat, "turn": st.turns, "current": st.current, "phase": st.phase,
+        "hand": sorted(deck[c].id for c in st.hands[seat]),
+        "hand_sizes": [len(h) for h in st.hands],
+        "hero_deck_and_other_hands": sum(st.deck_counts) + sum(len(h) for q, h in enumerate(st.hands) if q != seat),
+        "discard": {deck[i].id: n for i, n in enumerate(st.discard_counts) if n},
+        "parties": [[{"hero": deck[h.card].id, "active": h.active,
+                      "treasure": m.treasures[h.treasure].id if h.treasure >= 0 else None, "level": h.tlevel}
+                     for h in p] for p in st.parties],
+        "horde": [{"stack": s.name, "cards": stack_view(s), "up": s.up} for s in st.line],
+        "victory": [sorted(mons[c].id for c in v) for v in st.victory],
+        "towns_destroyed": [sorted(m.towns[t].id for t in v) for v in st.towns_won],
+        "dice": list(st.faces), "doom": st.doom, "final_round": st.final,
+    }
+
+
+def evaluate(st: "HHState") -> list[float]:
+    """Each seat's chance-like value in [0, 1]: experience plus the fighting power of its party
+    and hand, compared with the best other seat. Used to score truncated rollouts."""
+    deck = st.model.deck
+    worth = []
+    for s in range(st.n):
+        party = sum(deck[h.card].value + deck[h.card].strength for h in st.parties[s])
+        hand = sum(deck[c].value for c in st.hands[s])
+        worth.append(st.score(s) + 0.5 * party + 0.2 * hand)
+    if st.n == 1:
+        return [1.0 / (1.0 + math.exp(-worth[0] / 10.0))]
+    out = []
+    for s in range(st.n):
+        best_other = max(w for q, w in enumerate(worth) if q != s)
+        out.append(1.0 / (1.0 + math.exp(-(worth[s] - best_other) / 6.0)))
+    return out
