@@ -56,8 +56,14 @@ def copy_data(value: Any, memo: dict[int, Any]) -> Any:
         atomic = _ATOMIC
         if all(v.__class__ in atomic for v in value):
             out.extend(value)
-        else:
-            out.extend([copy_data(v, memo) for v in value])
+            return out
+        for v in value:  # the common nested case, tables of counts, without a call per row
+            if v.__class__ is list and id(v) not in memo and all(x.__class__ in atomic for x in v):
+                row = v[:]
+                memo[id(v)] = row
+                out.append(row)
+            else:
+                out.append(copy_data(v, memo))
         return out
     if cls is dict:
         out = {}

@@ -225,15 +225,13 @@ class HHState(SequentialState):
     def _rules(self, resume: Any = None) -> Iterator[Decision]:
         from engine.hordes_and_heroes.setup import apply_situation, standard_setup
         if resume is not None:
-            phase = "action"          # a clone picks up at the start of a turn
+            phase = resume            # a clone picks up at the start of a phase of a turn
         elif self.situation is None:
             yield from standard_setup(self)
             phase = "action"
         else:
             phase = apply_situation(self, self.situation)
         while True:
-            if phase == "action":
-                self.checkpoint("turn")
             seat = self.current
             yield from self.turn(seat, phase)
             phase = "action"
@@ -265,20 +263,26 @@ class HHState(SequentialState):
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
         order = ("action", "dice", "attack", "horde", "end")
         start = order.index(phase)
+        # each phase starts with a checkpoint, where a clone can pick the game up again
         if start <= 0:
+            self.checkpoint("action")
             self.phase = "action"
             yield from self.action_phase(seat)
         if start <= 1:
+            self.checkpoint("dice")
             self.phase = "dice"
             yield from self.roll_step(seat)
         if start <= 2:
+            self.checkpoint("attack")
             self.phase = "attack"
             yield from self.attack_step(seat)
             yield from self.counterattack_step(seat)
             yield from self.treasure_step(seat)
         if start <= 3:
+            self.checkpoint("horde")
             self.phase = "horde"
             yield from self.horde_phase(seat)
+        self.checkpoint("end")
         self.phase = "end"
         yield from self.end_phase(seat)
 

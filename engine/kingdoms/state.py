@@ -357,8 +357,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         start = "turn"
         first_phase = ""
         skip = 0                      # seats of the round's order whose turns are done
-        if resume is not None:
-            skip = resume             # a clone picks up at the start of a seat's turn
+        if resume in ("horde", "raid", "end"):
+            start = resume            # a clone picks up at the start of a segment of the round
+        elif resume is not None:
+            first_phase = resume      # ... or at the start of a phase of the current seat's turn
+            skip = self.order.index(self.current)
         elif self.situation is None:
             yield from standard_setup(self)
         else:
@@ -369,8 +372,6 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             if start == "turn":
                 for i in range(skip, len(self.order)):
                     p = self.order[i]
-                    if not first_phase:
-                        self.checkpoint(i)
                     yield from self.turn(p, first_phase)
                     first_phase = ""
                     if self.end_reason:
@@ -380,11 +381,14 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             if self.end_reason:
                 break
             if start == "horde":
+                self.checkpoint("horde")
                 yield from self.horde_segment()
                 start = "raid"
             if start == "raid":
+                self.checkpoint("raid")
                 yield from self.raid_segment()
                 start = "end"
+            self.checkpoint("end")
             yield from self.end_of_round()
             start = "turn"
             self.round += 1

@@ -29,6 +29,7 @@ class TurnMixin:
                 if ph["id"] != first:
                     continue
                 started = True
+            self.checkpoint(ph["id"])   # a clone can pick the game up at the start of any phase
             self.phase = ph["id"]
             self.stack_marks.clear()
             for step in ph["steps"]:
