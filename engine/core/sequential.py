@@ -33,6 +33,9 @@ class SequentialState(ABC):
 
     def __init__(self) -> None:
         self.actions: list[int] = []
+        self.moves: Any = ()
+        self.dkind = ""
+        self.reveals: list[tuple[int, tuple[int, ...]]] = []
         self._cp: tuple[dict[str, Any], int, Any] | None = None
         self._keep_cp = False
         self._redacted_for: int | None = None
@@ -59,6 +62,17 @@ class SequentialState(ABC):
     def is_over(self) -> bool:
         return self._current is None
 
+    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list,
+            secret: bool = False) -> Decision:
+        """A player's decision, with its structured twin for bots.
+
+        `moves[i]` is what option `i` means as data (`("recruit", card)`), published as
+        `self.moves`, and `kind` names the sort of decision (`self.dkind`), so a bot never parses
+        option labels. Both are plain state: redacted, cloned and replayed like the rest."""
+        self.dkind = kind
+        self.moves = moves
+        return Decision(seat, prompt, tuple(labels), secret=secret)
+
     def clone(self) -> "SequentialState":
         """An independent copy with the same future. While the state is redacted for a seat
         (a bot is looking at it), the clone is redacted for that seat too, for good."""
@@ -77,6 +91,10 @@ class SequentialState(ABC):
         if self._redacted_for is not None:
             twin.redact(self._redacted_for)  # type: ignore[attr-defined]
         return twin
+
+    def reveal(self, positions: tuple[int, ...] | list[int]) -> None:
+        """Record that the secret choices at these positions of `actions` are now public."""
+        self.reveals.append((len(self.actions), tuple(positions)))
 
     # --- checkpoints --------------------------------------------------------------------
     def checkpoint(self, resume: Any = None) -> None:

@@ -137,12 +137,6 @@ class HHState(SequentialState):
         return HHState(self.model, self.n, self.options, self.situation)
 
     # ------------------------------------------------------------------ helpers
-    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list) -> Decision:
-        """Record the structured moves for bots and build the Decision."""
-        self.dkind = kind
-        self.moves = moves
-        return Decision(seat, prompt, tuple(labels))
-
     def hand_limit(self, seat: int) -> int:
         deck = self.model.deck
         return HAND_LIMIT + sum(deck[h.card].hand_bonus for h in self.parties[seat])

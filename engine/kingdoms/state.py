@@ -151,12 +151,6 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         return KState(self.model, self.n, self.options, self.situation)
 
     # ------------------------------------------------------------------ decisions
-    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list) -> Decision:
-        """Publish the structured twin of the options for bots, then the Decision."""
-        self.dkind = kind
-        self.moves = moves
-        return Decision(seat, prompt, tuple(labels))
-
     def d10(self, prompt: str) -> Decision:
         d = self._rolls.get(prompt)
         if d is None:
