@@ -153,23 +153,33 @@ def load_text_templates(game: Game) -> dict[str, str] | None:
     return {str(k): v for k, v in doc.data.items()} if isinstance(doc.data, dict) else {}
 
 
-def rules_effect_kinds(game: Game) -> frozenset[str] | None:
-    """Effect kinds the game's rules engine implements, or None when it has no engine yet."""
+def rules_spec(game: Game) -> Any | None:
+    """The game's rules declaration (GameSpec), or None when it has no engine yet."""
     if not game.rules:
         return None
     from toolkit.rules import load_rules
 
     try:
-        spec = load_rules(game.rules)
+        return load_rules(game.rules)
     except (ImportError, LookupError):
         return None
-    return frozenset(spec.effect_kinds)
+
+
+def rules_effect_kinds(game: Game) -> frozenset[str] | None:
+    """Effect kinds the game's rules engine implements, or None when it has no engine yet."""
+    spec = rules_spec(game)
+    return None if spec is None else frozenset(spec.effect_kinds)
 
 
 def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
     """Every effect in content must be printable (a text template) and playable (a handler)."""
     templates = load_text_templates(game)
-    implemented = rules_effect_kinds(game)
+    spec = rules_spec(game)
+    implemented = None if spec is None else frozenset(spec.effect_kinds)
+    if spec is not None:
+        from toolkit.contract import check_declaration
+
+        out.diagnostics += check_declaration(game, spec, templates)
     manifest_name = display(game.manifest_file)
     if game.rules and implemented is None:
         pos = game.manifest.pos(("rules",))

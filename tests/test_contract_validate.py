@@ -1,0 +1,97 @@
+"""`hordekit validate` checks a game's manifest, schemas and text templates against its rules'
+declaration, and reports each disagreement where the designer fixes it."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from conftest import ROOT, run_cli
+
+
+def _copy_game(tmp_path: Path) -> Path:
+    """A scratch Hordes & Heroes with its own schemas and templates, safe to break."""
+    game = tmp_path / "hordes-and-heroes"
+    shutil.copytree(ROOT / "content" / "hordes-and-heroes", game)
+    shutil.copytree(ROOT / "schemas", game / "schemas")
+    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
+    manifest = game / "game.yaml"
+    text = manifest.read_text().replace("schemas: hordekit", "schemas: schemas\ntemplates: templates")
+    manifest.write_text(text)
+    return game
+
+
+def _validate(game: Path) -> list[dict]:
+    proc = run_cli("validate", str(game), "--format", "json")
+    data = json.loads(proc.stdout)
+    diags = data["diagnostics"] if isinstance(data, dict) else data
+    return diags
+
+
+def _codes(diags: list[dict]) -> dict[str, dict]:
+    return {d["code"]: d for d in diags}
+
+
+def _line_of(path: Path, pattern: str) -> int:
+    for i, line in enumerate(path.read_text().splitlines(), 1):
+        if re.search(pattern, line):
+            return i
+    raise AssertionError(pattern)
+
+
+def test_the_scratch_copy_is_clean(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    assert [d for d in _validate(game) if d["severity"] == "error"] == []
+
+
+def test_a_player_range_the_rules_cannot_play_is_an_error_at_players(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("players: {min: 2, max: 5}", "players: {min: 2, max: 7}"))
+    d = _codes(_validate(game))["HK304"]
+    assert d["severity"] == "error" and d["line"] == _line_of(manifest, r"^players:")
+    assert "2-5" in d["message"]
+
+
+def test_a_renamed_kind_the_rules_need_is_reported(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("\n  town:\n", "\n  towns:\n"))
+    diags = _validate(game)
+    missing = _codes(diags)["HK305"]
+    assert "'town'" in missing["message"] and missing["line"] == _line_of(manifest, r"^components:")
+    assert "towns" in missing["hint"]
+
+
+def test_a_kind_neither_played_nor_printed_is_a_warning_at_its_key(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    manifest = game / "game.yaml"
+    text = manifest.read_text().replace("\n  token:\n", "\n  tokenz:\n")
+    text = text.replace("description: Three doom tokens", "physical: false\n    description: Three doom tokens")
+    text = re.sub(r"(  tokenz:\n(?:    .*\n)*?)    physical: true\n", r"\1", text)
+    manifest.write_text(text)
+    d = _codes(_validate(game))["HK306"]
+    assert d["severity"] == "warning" and d["line"] == _line_of(manifest, r"^  tokenz:")
+
+
+def test_an_effect_kind_without_a_text_template_is_an_error_in_text_yaml(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    text = game / "templates" / "text.yaml"
+    lines = text.read_text().splitlines(keepends=True)
+    start = next(i for i, l in enumerate(lines) if l.startswith("extra-reroll:"))
+    end = next((i for i in range(start + 1, len(lines)) if re.match(r"^[a-z]", lines[i])), len(lines))
+    text.write_text("".join(lines[:start] + lines[end:]))
+    diags = [d for d in _validate(game) if d["code"] == "HK307"]
+    assert diags and "extra-reroll" in diags[0]["message"] and diags[0]["file"].endswith("text.yaml")
+
+
+def test_a_schema_effect_kind_the_rules_do_not_know_is_an_error_at_its_line(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    defs = game / "schemas" / "hordes-and-heroes" / "defs.schema.json"
+    defs.write_text(defs.read_text().replace('"const": "extra-reroll"', '"const": "extra-rerol"'))
+    diags = [d for d in _validate(game) if d["code"] == "HK308"]
+    assert diags, "the misspelt kind is found in the schema"
+    d = diags[0]
+    assert "extra-rerol'" in d["message"] and d["line"] == _line_of(defs, r'"const": "extra-rerol"')
+    assert "extra-reroll" in d["hint"]
