@@ -268,3 +268,19 @@ def test_search_plays_every_shipped_game_to_the_end(game: str) -> None:
     rec = play_game(spec, model, 2, 4, ["search:4", "heuristic"], options=opts, check=True)
     assert rec.error is None, rec.error
     assert rec.result is not None
+
+
+def test_replay_as_a_seat_never_names_the_cards_others_draw(tmp_path: Path) -> None:
+    import json
+
+    from conftest import run_cli
+
+    spec, model = loaded("hordes-and-heroes")
+    rec = play_game(spec, model, 2, 7, ["heuristic"])
+    log = tmp_path / "hh.json"
+    log.write_text(json.dumps({"game": "hordes-and-heroes", "players": 2, "actions": rec.actions[:400]}))
+    proc = run_cli("replay", str(log), "--as", "2")
+    assert proc.returncode == 0, proc.stderr
+    draws = [line for line in proc.stdout.splitlines() if "'Draw from the hero deck'" in line]
+    assert draws and all(line.endswith("'Draw from the hero deck'") for line in draws)
+    assert any(line.startswith("step") and ": you," in line for line in proc.stdout.splitlines())

@@ -206,7 +206,7 @@ def smoke(
         range(spec.min_players, spec.max_players + 1))
     default_bot = "heuristic" if "heuristic" in spec.bots else "random" if "random" in spec.bots else sorted(spec.bots)[0]
     names = [n for b in (bot or [default_bot]) for n in b.split(",") if n]
-    unknown = [n for n in names if n not in spec.bots]
+    unknown = [n for n in names if n.partition(":")[0] not in spec.bots]
     if unknown:
         usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
     out_dir = output or Path("out") / spec.id
@@ -225,6 +225,8 @@ def smoke(
 def replay(
     log: Annotated[Path, typer.Argument(help="A game log written by `hordekit smoke` (or a golden log).")],
     check: Annotated[bool, typer.Option("--check/--no-check", help="Check invariants after every step.")] = True,
+    as_seat: Annotated[Optional[int], typer.Option("--as", min=1, metavar="SEAT",
+                       help="Tell the game as seat SEAT (1 = first player) saw it, hiding what it could not see.")] = None,
 ) -> None:
     """Replay a saved game log step by step and print where it ends; reproduces a failed game.
 
@@ -245,6 +247,18 @@ def replay(
         typer.echo(f"warning: the content changed since this log was written ({data['fingerprint']} -> "
                    f"{loaded.fingerprint}); the replay may diverge", err=True)
     model = spec.build_model(loaded.data)
+    if as_seat is not None:
+        if as_seat > players:
+            usage_error(f"--as {as_seat}: the logged game has {players} players")
+        from toolkit.seatview import print_story
+
+        try:
+            print_story(lambda: spec.new_state(model, players, dict(data.get("options") or {})), actions,
+                        as_seat - 1, spec.information == "imperfect", typer.echo)
+        except (ValueError, IndexError) as exc:
+            typer.echo(f"{log}: the log does not replay: {exc}")
+            raise typer.Exit(1)
+        return
     state = spec.new_state(model, players, dict(data.get("options") or {}))
     for i, action in enumerate(actions):
         try:
