@@ -249,7 +249,8 @@ def test_search_wins_the_race_whenever_it_moves_first() -> None:
 
 
 def test_search_budget_is_playouts_or_milliseconds() -> None:
-    assert parse_budget("200") == (200, 0.0)
+    assert parse_budget("200") == (200, 0.0, None)
+    assert parse_budget("64@8") == (64, 0.0, 8)
     assert parse_budget("50ms")[1] == 0.05
     for bad in ("0", "-3", "fast", "0ms"):
         with pytest.raises(ValueError, match="budget"):

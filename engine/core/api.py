@@ -111,6 +111,8 @@ class GameSpec:
       then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
     - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
       search bot to score truncated rollouts.
+    - `playout_bot`: optional name of one of the game's bots that plays the search bot's
+      playouts instead of random moves (stronger playouts, slower ones).
     - `bots`: the game's own bots; "random" and "search" exist for every game (engine.core).
     - `scenario_state(model, players, setup)` and `probe(state)`: optional hooks for executable
       scenarios.
@@ -129,6 +131,7 @@ class GameSpec:
     information: Literal["perfect", "imperfect"] = "perfect"
     simultaneous: bool = False
     evaluate: Callable[[State], list[float]] | None = None
+    playout_bot: str | None = None
     scenario_state: Callable[[Any, int, dict], State] | None = None
     probe: Callable[[State], dict[str, Any]] | None = None
 
@@ -151,7 +154,7 @@ class GameSpec:
         build_model.__wrapped__ = raw_model  # type: ignore[attr-defined]
         object.__setattr__(self, "new_state", new_state)
         object.__setattr__(self, "build_model", build_model)
-        object.__setattr__(self, "bots", {**core_bots(self), **self.bots})
+        object.__setattr__(self, "bots", {**self.bots, **core_bots(self)})
 
     @property
     def printed_kinds(self) -> frozenset[str]:

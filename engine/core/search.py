@@ -11,7 +11,8 @@ since the legal options differ between sampled worlds) and chance is sampled, no
 child's UCB score uses how often it was *available*, not its parent's visits, which keeps
 options that exist only in some sampled worlds from being over-explored.
 
-Playouts are random and stop after `depth` player decisions; an unfinished playout is scored by
+Playouts are random (or played by the bot the game names as `playout_bot`) and stop after
+`depth` player decisions; an unfinished playout is scored by
 the game's `evaluate(state)` when it declares one (per-seat values in [0, 1]), otherwise as a
 draw. A finished one scores 1 for a winner (shared among tied winners) and 0 otherwise.
 """
@@ -40,23 +41,31 @@ class _Node:
     children: dict[str, "_Node"] = field(default_factory=dict)
 
 
-def parse_budget(budget: Any) -> tuple[int, float]:
-    """`200` or `"200"` -> 200 playouts; `"50ms"` -> as many as fit in 50 milliseconds."""
+def parse_budget(budget: Any) -> tuple[int, float, int | None]:
+    """`200` -> 200 playouts; `"50ms"` -> as many as fit in 50 milliseconds; a suffix `@D` sets
+    the playout depth in player decisions (`"64@8"`)."""
     if budget is None or budget == "":
-        return DEFAULT_PLAYOUTS, 0.0
+        return DEFAULT_PLAYOUTS, 0.0, None
     text = str(budget).strip().lower()
+    depth: int | None = None
     try:
+        if "@" in text:
+            text, _, d = text.partition("@")
+            depth = int(d)
+            if depth < 0:
+                raise ValueError
         if text.endswith("ms"):
             ms = float(text[:-2])
             if ms <= 0:
                 raise ValueError
-            return 1_000_000_000, ms / 1000.0
+            return 1_000_000_000, ms / 1000.0, depth
         n = int(text)
         if n < 1:
             raise ValueError
-        return n, 0.0
+        return n, 0.0, depth
     except ValueError:
-        raise ValueError(f"a search budget is a number of playouts (200) or milliseconds (50ms), not {budget!r}") from None
+        raise ValueError(f"a search budget is a number of playouts (200) or milliseconds (50ms), "
+                         f"optionally with a playout depth (64@8), not {budget!r}") from None
 
 
 class SearchBot:
@@ -67,11 +76,16 @@ class SearchBot:
         self.spec = spec
         self.seat = seat
         self.rng = rng
-        self.playouts, self.seconds = parse_budget(budget)
-        self.depth = depth
+        self.playouts, self.seconds, chosen_depth = parse_budget(budget)
+        self.depth = depth if chosen_depth is None else chosen_depth
         self.hidden = spec.information == "imperfect"
         self.evaluate = spec.evaluate
         self.spent = 0  # playouts run so far, for reports
+        # the game's own playout policy, one bot per seat, or uniform random moves
+        self.policy: list[Any] | None = None
+        if spec.playout_bot:
+            factory = spec.bots[spec.playout_bot]
+            self.policy = [factory(s, random.Random(rng.random())) for s in range(16)]
 
     def choose(self, state: State, decision: Decision) -> int:
         options = decision.options
@@ -158,7 +172,8 @@ class SearchBot:
                 if choices >= self.depth and self.evaluate is not None:
                     return list(self.evaluate(sim))
                 choices += 1
-                sim.apply(rng.randrange(len(d.options)))
+                policy = self.policy
+                sim.apply(policy[d.player].choose(sim, d) if policy is not None else rng.randrange(len(d.options)))
             else:
                 sim.apply(sample_chance(rng, d))
             steps += 1
