@@ -95,3 +95,26 @@ def test_a_schema_effect_kind_the_rules_do_not_know_is_an_error_at_its_line(tmp_
     d = diags[0]
     assert "extra-rerol'" in d["message"] and d["line"] == _line_of(defs, r'"const": "extra-rerol"')
     assert "extra-reroll" in d["hint"]
+
+
+def test_effects_are_found_by_their_kind_whatever_the_field_is_called(tmp_path: Path) -> None:
+    """A game may keep effects under any field name: an effect kind the rules know is checked
+    wherever it sits (here, under `passive:`, whose printed sentence is missing)."""
+    game = _copy_game(tmp_path)
+    schema = game / "schemas" / "hordes-and-heroes" / "heroes.schema.json"
+    data = json.loads(schema.read_text())
+    item = data["$defs"]["item"]
+    item["properties"]["passive"] = {"type": "array", "description": "Always-on abilities.",
+                                     "items": {"$ref": "defs.schema.json#/$defs/hero-effect"}}
+    schema.write_text(json.dumps(data, indent=2))
+    heroes = game / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace(
+        "    effects: [{kind: shield, amount: 1}]\n",
+        "    effects: [{kind: shield, amount: 1}]\n    passive: [{kind: extra-reroll, amount: 1}]\n", 1))
+    text = game / "templates" / "text.yaml"
+    lines = text.read_text().splitlines(keepends=True)
+    start = next(i for i, l in enumerate(lines) if l.startswith("extra-reroll:"))
+    end = next((i for i in range(start + 1, len(lines)) if re.match(r"^[a-z]", lines[i])), len(lines))
+    text.write_text("".join(lines[:start] + lines[end:]))
+    found = [d for d in _validate(game) if d["code"] == "HK303" and d["file"].endswith("heroes.yaml")]
+    assert _line_of(heroes, r"passive: \[\{kind: extra-reroll") in [d["line"] for d in found]

@@ -130,18 +130,22 @@ def _check_counts(game: Game, out: LoadedGame, manifest_name: str, skip: set[str
                 "add or remove items, fix a quantity, or correct 'expected' if the rulebook says otherwise"))
 
 
-def effects_in(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
-    """(path, kind) of every effect: a mapping with a 'kind' under a field named '*effect*'."""
+def effects_in(data: Any, path: tuple[Any, ...] = (), known: frozenset[str] = frozenset()
+               ) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(path, kind) of every effect: a mapping with a 'kind' that is one of the `known` effect
+    kinds (the rules' vocabulary and the kinds the game's schemas allow), wherever it sits, or
+    any 'kind' under a field named '*effect*' (so a misspelt kind there is still found)."""
     if isinstance(data, dict):
-        if "kind" in data and isinstance(data["kind"], str) and any(
+        kind = data.get("kind")
+        if path and isinstance(kind, str) and (kind in known or any(
             isinstance(p, str) and "effect" in p for p in path
-        ):
-            yield path, data["kind"]
+        )):
+            yield path, kind
         for k, v in data.items():
-            yield from effects_in(v, path + (k,))
+            yield from effects_in(v, path + (k,), known)
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            yield from effects_in(v, path + (i,))
+            yield from effects_in(v, path + (i,), known)
 
 
 def load_text_templates(game: Game) -> dict[str, str] | None:
@@ -176,9 +180,10 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
     templates = load_text_templates(game)
     spec = rules_spec(game)
     implemented = None if spec is None else frozenset(spec.effect_kinds)
-    if spec is not None:
-        from toolkit.contract import check_declaration
+    from toolkit.contract import check_declaration, schema_effect_kinds
 
+    known = frozenset(k for _, k, _, _ in schema_effect_kinds(game)) | (implemented or frozenset())
+    if spec is not None:
         out.diagnostics += check_declaration(game, spec, templates)
     manifest_name = display(game.manifest_file)
     if game.rules and implemented is None:
@@ -188,7 +193,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
             manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
     for files in docs.values():
         for f, doc in files:
-            for path, kind in effects_in(doc.data):
+            for path, kind in effects_in(doc.data, known=known):
                 pos = doc.pos(path + ("kind",))
                 if implemented is not None and kind not in implemented:
                     out.diagnostics.append(error(

@@ -100,12 +100,12 @@ class SearchBot:
             if deadline and time.perf_counter() >= deadline:
                 break
         self.spent += done
-        best, best_visits = 0, -1
+        best, best_key = 0, (-1, -1.0)
         for i, label in enumerate(options):
             child = root.children.get(label)
-            visits = child.visits if child is not None else 0
-            if visits > best_visits:
-                best, best_visits = i, visits
+            key = (child.visits, child.value / child.visits) if child is not None and child.visits else (0, -1.0)
+            if key > best_key:  # most visited, then best on average
+                best, best_key = i, key
         return best
 
     # ---------------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ class SearchBot:
                 else:
                     child.available += 1
             if untried:
-                i = untried[rng.randrange(len(untried))]
+                i = self._first_try(sim, d, untried)
                 child = children[labels[i]] = _Node(available=1)
                 expanded = True
             else:
@@ -152,6 +152,17 @@ class SearchBot:
         for child, player in path:
             child.visits += 1
             child.value += values[player] if values is not None and player < len(values) else 0.5
+
+    def _first_try(self, sim: State, d: Decision, untried: list[int]) -> int:
+        """Which untried option to expand: the playout policy's own pick first, when there is a
+        policy and it has not been tried (so a small budget refines the policy instead of
+        sampling blindly among many options), otherwise one at random."""
+        policy = self.policy
+        if policy is not None and len(untried) == len(d.options):
+            pick = policy[d.player].choose(sim, d)
+            if pick in untried:
+                return pick
+        return untried[self.rng.randrange(len(untried))]
 
     def _select(self, children: dict[str, _Node], labels: tuple[str, ...]) -> int:
         best, best_score = 0, -1.0
