@@ -7,9 +7,11 @@ cannot see (single-observer ISMCTS, as in Cowling, Powley and Whitehouse 2012, a
 `ismcts.py`). In a perfect-information game this is plain UCT.
 
 The tree is open loop: a node stands for a sequence of the players' chosen options (by label,
-since the legal options differ between sampled worlds) and chance is sampled, not branched. A
-child's UCB score uses how often it was *available*, not its parent's visits, which keeps
-options that exist only in some sampled worlds from being over-explored.
+since the legal options differ between sampled worlds) and chance is sampled, not branched.
+Selection is PUCT (as in AlphaZero-style search): mean value plus exploration weighted by a
+prior, which is uniform, or concentrated on the game's playout bot's own pick when the game
+declares one, so that a small budget checks and refines a good policy rather than sampling
+blindly among dozens of options.
 
 Playouts are random (or played by the bot the game names as `playout_bot`) and stop after
 `depth` player decisions; an unfinished playout is scored by
@@ -29,7 +31,9 @@ from engine.core.driver import sample_chance
 
 DEFAULT_PLAYOUTS = 64
 DEFAULT_DEPTH = 24
-EXPLORATION = 0.7
+EXPLORATION = 1.5
+PICK_PRIOR = 0.6     # share of the prior on the playout policy's own pick
+FIRST_PLAY = 0.4     # value assumed for an option not tried yet
 MAX_ROLLOUT_STEPS = 5_000
 
 
@@ -37,7 +41,7 @@ MAX_ROLLOUT_STEPS = 5_000
 class _Node:
     visits: int = 0
     value: float = 0.0
-    available: int = 0
+    pick: str | None = None   # the playout policy's choice here, asked once
     children: dict[str, "_Node"] = field(default_factory=dict)
 
 
@@ -128,23 +132,14 @@ class SearchBot:
                 sim.apply(sample_chance(rng, d))
                 d = sim.decision()
                 continue
-            labels = d.options
-            children = node.children
-            untried = []
-            for i, label in enumerate(labels):
-                child = children.get(label)
-                if child is None:
-                    untried.append(i)
-                else:
-                    child.available += 1
-            if untried:
-                i = self._first_try(sim, d, untried)
-                child = children[labels[i]] = _Node(available=1)
+            i = self._select(node, sim, d)
+            label = d.options[i]
+            child = node.children.get(label)
+            if child is None:
+                child = node.children[label] = _Node()
                 expanded = True
-            else:
-                i = self._select(children, labels)
-                child = children[labels[i]]
             path.append((child, d.player))
+            node.visits += 1
             sim.apply(i)
             node = child
             d = sim.decision()
@@ -153,22 +148,26 @@ class SearchBot:
             child.visits += 1
             child.value += values[player] if values is not None and player < len(values) else 0.5
 
-    def _first_try(self, sim: State, d: Decision, untried: list[int]) -> int:
-        """Which untried option to expand: the playout policy's own pick first, when there is a
-        policy and it has not been tried (so a small budget refines the policy instead of
-        sampling blindly among many options), otherwise one at random."""
-        policy = self.policy
-        if policy is not None and len(untried) == len(d.options):
-            pick = policy[d.player].choose(sim, d)
-            if pick in untried:
-                return pick
-        return untried[self.rng.randrange(len(untried))]
-
-    def _select(self, children: dict[str, _Node], labels: tuple[str, ...]) -> int:
+    def _select(self, node: _Node, sim: State, d: Decision) -> int:
+        """PUCT: mean value plus an exploration term weighted by a prior. With a playout policy,
+        its pick carries most of the prior, so a small budget refines the policy's choice instead
+        of sampling blindly among many options; without one the prior is uniform. An option not
+        tried yet counts as a modest value (first-play urgency)."""
+        labels = d.options
+        k = len(labels)
+        if self.policy is not None and node.pick is None:
+            node.pick = labels[self.policy[d.player].choose(sim, d)]
+        pick = node.pick
+        spread = math.sqrt(node.visits + 1)
+        other = (1.0 - PICK_PRIOR) / (k - 1) if k > 1 else 1.0
         best, best_score = 0, -1.0
+        children = node.children
         for i, label in enumerate(labels):
-            c = children[label]
-            score = c.value / c.visits + EXPLORATION * math.sqrt(math.log(c.available) / c.visits)
+            c = children.get(label)
+            n = c.visits if c is not None else 0
+            q = c.value / n if n else FIRST_PLAY
+            prior = (PICK_PRIOR if label == pick else other) if pick is not None else 1.0 / k
+            score = q + EXPLORATION * prior * spread / (1 + n)
             if score > best_score:
                 best, best_score = i, score
         return best
