@@ -33,6 +33,7 @@ SPEC = GameSpec(
     choice_events=frozenset({"recruited", "played", "activated"}),
     information="imperfect",
     evaluate=evaluate,
+    playout_bot="heuristic",
     scenario_state=scenario_state,
     probe=probe,
 )

@@ -44,6 +44,7 @@ SPEC = GameSpec(
     choice_events=frozenset({"played", "picked", "used"}),
     information="perfect",
     evaluate=evaluate,
+    playout_bot="heuristic",
     scenario_state=scenario_state,
     probe=probe,
 )
