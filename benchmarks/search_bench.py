@@ -65,7 +65,12 @@ def clone_figures(game: str, rules: str) -> list[str]:
 
     spec, model = _load(game, rules)
     players = max(2, spec.min_players)
-    rec = play_game(spec, model, players, 3, ["heuristic" if "heuristic" in spec.bots else "random"])
+    bot = "heuristic" if "heuristic" in spec.bots else "random"
+    rec = play_game(spec, model, players, 3, [bot])
+    for seed in range(4, 40):  # a game long enough to clone at move 1,000
+        if len(rec.actions) > 1000:
+            break
+        rec = play_game(spec, model, players, seed, [bot])
     lines = []
     for at in (50, 1000):
         if len(rec.actions) < at:
