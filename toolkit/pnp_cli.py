@@ -48,7 +48,7 @@ def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
     known = set(loaded.sources)
     layouts, _ = read_layouts(loaded.game.templates_dir)
     if layouts is not None:
-        known |= set(layouts.extras)
+        known |= set(layouts.extras) | set(layouts.boards) | ({"board"} if layouts.boards else set())
     wanted: set[str] = set()
     for raw in ids:
         for one in raw.split(","):

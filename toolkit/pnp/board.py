@@ -1,24 +1,195 @@
-"""A board larger than the paper, printed across several sheets that overlap.
+"""Boards from data: a square grid, a hex grid or a free layout, tiled across several sheets.
 
-The board is drawn once (a PDF form) and shown through a window on each sheet. Neighbouring
-windows share at least ``overlap`` mm; in each shared strip both sheets carry the same
-registration targets, and the sheet that goes on top has a dashed cut line through the middle
-of the strip. Trim along it, lay the sheet over its neighbour so the targets meet, and glue.
+A board in layouts.yaml declares its geometry (``grid: square | hex | none``) and the toolkit
+turns it into an ordinary design: one box per space (a rect or a hex), its coordinates, the
+per-space paint the board's ``cells`` templates give, then the board's own ``boxes`` (zones,
+labels, arrows, die faces) on top. Drawn once as a PDF form, the board is shown through one
+window per sheet. Neighbouring windows share an overlap strip, split at its middle: on the sheet
+that goes on top the half before the cut line is waste (the cutting instructions and
+registration targets live there and are cut off); on the sheet underneath the half after the
+line is the glue strip (its targets are covered). Nothing of either lands on the visible board.
 """
 
 from __future__ import annotations
 
 import math
+import string
 from dataclasses import dataclass
 from typing import Any
 
 from toolkit.pnp.fonts import FONTS
-from toolkit.pnp.layoutfile import Board
-from toolkit.pnp.units import colour, mm
+from toolkit.pnp.furniture import FOOTER_BAND, SAFE_MARGIN
+from toolkit.pnp.layoutfile import Board, Box, Design
+from toolkit.pnp.templating import Templates
+from toolkit.pnp.units import mm
 
-PAGE_MARGIN = 6.0
-FOOTER = 5.0
+SQRT3 = math.sqrt(3.0)
+PAGE_MARGIN = SAFE_MARGIN + 1.0
 
+
+@dataclass(frozen=True)
+class Cell:
+    """One space of a grid board: offset (col, row, 1-based), axial (q, r), its label and centre in mm."""
+
+    col: int
+    row: int
+    q: int
+    r: int
+    label: str
+    cx: float
+    cy: float  # from the board's top-left, y down
+
+
+def _letters(n: int) -> str:
+    """1 -> A, 26 -> Z, 27 -> AA: column names as on a chess board."""
+    out = ""
+    while n > 0:
+        n, rem = divmod(n - 1, 26)
+        out = string.ascii_uppercase[rem] + out
+    return out
+
+
+def _label(board: Board, col: int, row: int, q: int, r: int) -> str:
+    if board.grid == "hex" and board.coordinates == "axial":
+        return f"{q},{r}"
+    if board.labels == "letters":
+        return f"{_letters(col)}{row}"
+    return f"{col},{row}"
+
+
+def hex_radius(board: Board) -> float:
+    """Centre-to-corner distance of a hex whose width across the flats is ``space``."""
+    return board.space / SQRT3
+
+
+def grid_cells(board: Board, columns: int, rows: int) -> tuple[list[Cell], float, float]:
+    """The spaces of a grid board and the grid's width and height (mm, border excluded)."""
+    s, b = board.space, board.border
+    cells: list[Cell] = []
+    if board.grid == "square":
+        for row in range(rows):
+            for col in range(columns):
+                cells.append(Cell(col + 1, row + 1, col, row, _label(board, col + 1, row + 1, col, row),
+                                  b + (col + 0.5) * s, b + (row + 0.5) * s))
+        return cells, columns * s, rows * s
+    R = hex_radius(board)
+    coords: list[tuple[int, int]] = []
+    if board.shape == "hexagon":
+        n = board.radius
+        coords = [(q, r) for r in range(-n, n + 1) for q in range(-n, n + 1) if abs(q + r) <= n]
+    else:
+        for row in range(rows):
+            for col in range(columns):
+                coords.append(_axial(board, col, row))
+    points = [(q, r, *_centre(board, q, r, R)) for q, r in coords]
+    minx = min(p[2] for p in points)
+    miny = min(p[3] for p in points)
+    half_w, half_h = (s / 2, R) if board.orientation == "pointy" else (R, s / 2)
+    for q, r, x, y in points:
+        col, row = _offset(board, q, r)
+        cells.append(Cell(col + 1, row + 1, q, r, _label(board, col + 1, row + 1, q, r),
+                          b + x - minx + half_w, b + y - miny + half_h))
+    width = max(p[2] for p in points) - minx + 2 * half_w
+    height = max(p[3] for p in points) - miny + 2 * half_h
+    return cells, width, height
+
+
+def _axial(board: Board, col: int, row: int) -> tuple[int, int]:
+    """Offset (0-based) to axial coordinates; ``offset: odd`` shoves odd rows (pointy) or columns (flat)."""
+    if board.orientation == "pointy":
+        shift = (row - (row & 1)) // 2 if board.offset == "odd" else (row + (row & 1)) // 2
+        return col - shift, row
+    shift = (col - (col & 1)) // 2 if board.offset == "odd" else (col + (col & 1)) // 2
+    return col, row - shift
+
+
+def _offset(board: Board, q: int, r: int) -> tuple[int, int]:
+    if board.orientation == "pointy":
+        col = q + (r - (r & 1)) // 2 if board.offset == "odd" else q + (r + (r & 1)) // 2
+        return col, r
+    row = r + (q - (q & 1)) // 2 if board.offset == "odd" else r + (q + (q & 1)) // 2
+    return q, row
+
+
+def _centre(board: Board, q: int, r: int, R: float) -> tuple[float, float]:
+    if board.orientation == "pointy":
+        return SQRT3 * R * (q + r / 2), 1.5 * R * r
+    return 1.5 * R * q, SQRT3 * R * (r + q / 2)
+
+
+def board_size(board: Board, columns: int, rows: int) -> tuple[float, float]:
+    if board.grid == "none":
+        return board.size
+    _, w, h = grid_cells(board, columns, rows)
+    return w + 2 * board.border, h + 2 * board.border
+
+
+def board_design(board: Board, columns: int, rows: int, templates: Templates, ctx: dict[str, Any]) -> Design:
+    """The board as an ordinary design: background, one box per space, coordinates, then its boxes."""
+    W, H = board_size(board, columns, rows)
+    where = {"fill": board.where, "text": board.where, "icon": board.where, "when": board.where}
+    boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background}, where)]
+    if board.grid != "none":
+        cells, gw, gh = grid_cells(board, columns, rows)
+        for cell in cells:
+            boxes += _cell_boxes(board, cell, templates, {**ctx, "col": cell.col, "row": cell.row, "q": cell.q,
+                                                          "r": cell.r, "label": cell.label}, where)
+        if board.grid == "square":
+            boxes += _border_labels(board, columns, rows, where)
+    boxes += board.boxes
+    return Design(f"board:{board.name}", (W, H), boxes, title=board.title, where=board.where)
+
+
+def _cell_boxes(board: Board, cell: Cell, templates: Templates, ctx: dict[str, Any],
+                where: dict[str, Any]) -> list[Box]:
+    s = board.space
+    if board.grid == "square":
+        x, y, w, h = cell.cx - s / 2, cell.cy - s / 2, s, s
+        base = board.fill if (cell.col + cell.row) % 2 == 0 else board.alt_fill
+        shape = "rect"
+    else:
+        R = hex_radius(board)
+        w, h = (s, 2 * R) if board.orientation == "pointy" else (2 * R, s)
+        x, y = cell.cx - w / 2, cell.cy - h / 2
+        base = board.fill
+        shape = "hex"
+    paint = {k: templates.render(str(v), board.where, ctx).strip() for k, v in board.cells.items()}
+    if paint.get("when", "True") in ("", "False", "false", "0", "None"):
+        return []
+    out = [Box(shape, x, y, w, h, {"fill": paint.get("fill") or base, "stroke": board.line, "stroke-width": 0.8,
+                                    "orientation": board.orientation}, where)]
+    if paint.get("icon"):
+        side = min(w, h) * 0.5
+        out.append(Box("icon", cell.cx - side / 2, cell.cy - side / 2, side, side, {"icon": paint["icon"]}, where))
+    text = paint.get("text", "")
+    if text:
+        out.append(Box("text", x + w * 0.15, cell.cy + h * 0.05, w * 0.7, h * 0.3,
+                       {"text": text, "size": 7, "min-size": 6, "align": "center", "font": "bold"}, where))
+    if board.cell_labels:
+        out.append(Box("text", x + w * 0.2, y + h * (0.12 if shape == "rect" else 0.16), w * 0.6, 3.2,
+                       {"text": cell.label, "size": 6, "min-size": 6, "align": "center", "colour": board.line}, where))
+    return out
+
+
+def _border_labels(board: Board, columns: int, rows: int, where: dict[str, Any]) -> list[Box]:
+    """Coordinates on all four sides of a square grid, in the border."""
+    s, b = board.space, board.border
+    W, H = columns * s + 2 * b, rows * s + 2 * b
+    size = max(6.0, min(b * 0.55, 4.5) * 72 / 25.4)
+    out = []
+    col_name = _letters if board.labels == "letters" else str
+    for i in range(columns):
+        for y in (0.0, H - b):
+            out.append(Box("text", b + i * s, y, s, b, {"text": col_name(i + 1), "font": "bold", "size": size, "min-size": 6,
+                                                         "align": "center", "valign": "middle", "colour": "#ffffff"}, where))
+    for i in range(rows):
+        for x in (0.0, W - b):
+            out.append(Box("text", x, b + i * s, b, s, {"text": str(i + 1), "font": "bold", "size": size, "min-size": 6,
+                                                         "align": "center", "valign": "middle", "colour": "#ffffff"}, where))
+    return out
+
+
+# --- tiling across sheets -------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Window:
@@ -52,13 +223,13 @@ def _split(total: float, avail: float, overlap: float) -> list[float]:
     return [i * step for i in range(n)]
 
 
-def plan_board(board: Board, columns: int, rows: int, paper: tuple[float, float]) -> BoardPlan:
+def plan_board(size: tuple[float, float], overlap: float, paper: tuple[float, float]) -> BoardPlan:
+    """Windows onto a board of ``size`` mm: as few sheets as fit, every window inside the safe area."""
     W, H = paper
-    bw = columns * board.space + 2 * board.border
-    bh = rows * board.space + 2 * board.border
-    aw, ah = W - 2 * PAGE_MARGIN, H - 2 * PAGE_MARGIN - FOOTER
-    xs = _split(bw, aw, board.overlap)
-    ys = _split(bh, ah, board.overlap)
+    bw, bh = size
+    aw, ah = W - 2 * PAGE_MARGIN, H - 2 * PAGE_MARGIN - FOOTER_BAND
+    xs = _split(bw, aw, overlap)
+    ys = _split(bh, ah, overlap)
     ww, wh = min(aw, bw), min(ah, bh)
     windows = []
     for r, y in enumerate(reversed(ys)):  # top row of sheets first
@@ -66,65 +237,53 @@ def plan_board(board: Board, columns: int, rows: int, paper: tuple[float, float]
             windows.append(Window(c, r, x, y, ww, wh))
     seams_x = [(xs[i + 1], xs[i] + ww) for i in range(len(xs) - 1)]
     seams_y = [(ys[i + 1], ys[i] + wh) for i in range(len(ys) - 1)]
-    origin = ((W - ww) / 2, PAGE_MARGIN + FOOTER + (ah - wh) / 2)
+    origin = ((W - ww) / 2, PAGE_MARGIN + FOOTER_BAND + (ah - wh) / 2)
     return BoardPlan(bw, bh, len(xs), len(ys), windows, seams_x, seams_y, origin)
 
 
-def draw_board_form(c: Any, board: Board, columns: int, rows: int, plan: BoardPlan, title: str) -> str:
-    """Draw the whole board into a form; returns its name."""
-    name = f"board:{board.name}"
-    c.beginForm(name, 0, 0, mm(plan.width), mm(plan.height))
-    s, b = board.space, board.border
-    fill, alt = colour(board.fill) or (1, 1, 1), colour(board.alt_fill) or (1, 1, 1)
-    c.setFillColorRGB(0.35, 0.27, 0.18)
-    c.rect(0, 0, mm(plan.width), mm(plan.height), stroke=0, fill=1)
-    for r in range(rows):
-        for col in range(columns):
-            c.setFillColorRGB(*(fill if (r + col) % 2 == 0 else alt))
-            c.rect(mm(b + col * s), mm(b + (rows - 1 - r) * s), mm(s), mm(s), stroke=0, fill=1)
-    c.setStrokeColorRGB(0.25, 0.2, 0.14)
-    c.setLineWidth(0.8)
-    for i in range(columns + 1):
-        c.line(mm(b + i * s), mm(b), mm(b + i * s), mm(b + rows * s))
-    for i in range(rows + 1):
-        c.line(mm(b), mm(b + i * s), mm(b + columns * s), mm(b + i * s))
-    c.setFillColorRGB(1, 1, 1)
-    fs = min(b * 0.55, 4.5) * 72 / 25.4
-    c.setFont(FONTS["bold"], fs)
-    for i in range(columns):
-        label = str(i + 1)
-        x = mm(b + (i + 0.5) * s)
-        c.drawCentredString(x, mm(b / 2) - fs * 0.35, label)
-        c.drawCentredString(x, mm(plan.height - b / 2) - fs * 0.35, label)
-    for i in range(rows):
-        label = str(i + 1)
-        y = mm(plan.height - b - (i + 0.5) * s) - fs * 0.35
-        c.drawCentredString(mm(b / 2), y, label)
-        c.drawCentredString(mm(plan.width - b / 2), y, label)
-    c.endForm()
-    return name
-
-
 def _target(c: Any, x: float, y: float) -> None:
-    r = mm(2.5)
+    r = mm(1.5)
     c.circle(x, y, r, stroke=1, fill=0)
-    c.line(x - r * 1.6, y, x + r * 1.6, y)
-    c.line(x, y - r * 1.6, x, y + r * 1.6)
+    c.line(x - r * 1.5, y, x + r * 1.5, y)
+    c.line(x, y - r * 1.5, x, y + r * 1.5)
 
 
-def _seam_label(c: Any, x: float, y: float, text: str, vertical: bool) -> None:
+def _strip_text(c: Any, x: float, y: float, text: str, vertical: bool) -> None:
     c.saveState()
-    c.setFillColorRGB(0.85, 0.1, 0.1)
+    c.setFillColorRGB(0.75, 0.05, 0.05)
     c.setFont(FONTS["regular"], 6)
     c.translate(x, y)
     if vertical:
         c.rotate(-90)
-    c.drawString(0, 2, text)
+    c.drawCentredString(0, -2.1, text)
     c.restoreState()
 
 
+def seam_strips(plan: BoardPlan, win: Window) -> list[tuple[str, str, float, float, float, float]]:
+    """(role, axis, x0, y0, x1, y1) in page mm of this sheet's waste and glue strips.
+
+    role is "waste" (cut away: on the sheet that goes on top) or "glue" (covered by the
+    neighbour); the cut line is the strip's edge shared with the visible board.
+    """
+    ox, oy = plan.origin
+    out = []
+    for a, b in plan.seams_x:
+        mid = (a + b) / 2
+        if abs(win.bx - a) < 1e-6:  # the strip is on this sheet's left edge: this sheet goes on top
+            out.append(("waste", "x", ox, oy, ox + mid - a, oy + win.h))
+        elif abs(win.bx + win.w - b) < 1e-6:
+            out.append(("glue", "x", ox + mid - win.bx, oy, ox + win.w, oy + win.h))
+    for a, b in plan.seams_y:
+        mid = (a + b) / 2
+        if abs(win.by - a) < 1e-6:  # strip along this sheet's bottom edge: on top of the sheet below
+            out.append(("waste", "y", ox, oy, ox + win.w, oy + mid - a))
+        elif abs(win.by + win.h - b) < 1e-6:
+            out.append(("glue", "y", ox, oy + mid - win.by, ox + win.w, oy + win.h))
+    return out
+
+
 def draw_board_page(c: Any, form: str, plan: BoardPlan, win: Window) -> None:
-    """One sheet: its window onto the board, registration targets, cut lines and its label."""
+    """One sheet: its window onto the board, then its waste and glue strips with their marks."""
     ox, oy = plan.origin
     c.saveState()
     p = c.beginPath()
@@ -134,41 +293,29 @@ def draw_board_page(c: Any, form: str, plan: BoardPlan, win: Window) -> None:
     c.translate(mm(ox - win.bx), mm(oy - win.by))
     c.doForm(form)
     c.restoreState()
-
-    def to_page(bx: float, by: float) -> tuple[float, float]:
-        return mm(ox + bx - win.bx), mm(oy + by - win.by)
-
-    c.setStrokeColorRGB(0.85, 0.1, 0.1)
-    c.setLineWidth(0.6)
-    marks_y = [plan.height * f for f in (0.2, 0.5, 0.8)]
-    marks_x = [plan.width * f for f in (0.2, 0.5, 0.8)]
-    # The sheet whose overlap strip is on its left (or bottom) edge goes on top: it carries a
-    # dashed cut line through the middle of the strip. The sheet underneath carries a solid line
-    # at the same place; targets sit on that line on both, so the cut edge meets them.
-    for a, b in plan.seams_x:
-        mid = (a + b) / 2
-        if win.bx <= a and b <= win.bx + win.w + 1e-6:
-            on_top = abs(win.bx - a) < 1e-6
-            for my in marks_y:
-                _target(c, *to_page(mid, my))
-            x, _ = to_page(mid, 0)
-            c.setDash(*((3, 2) if on_top else (1, 0)))
-            c.line(x, mm(oy), x, mm(oy + win.h))
-            c.setDash()
-            _seam_label(c, x, mm(oy + win.h) - 9, "cut here, lay over the sheet to the left" if on_top
-                        else "lay the next sheet's cut edge on this line", vertical=True)
-    for a, b in plan.seams_y:
-        mid = (a + b) / 2
-        if win.by <= a and b <= win.by + win.h + 1e-6:
-            on_top = abs(win.by - a) < 1e-6
-            for mx in marks_x:
-                _target(c, *to_page(mx, mid))
-            _, y = to_page(0, mid)
-            c.setDash(*((3, 2) if on_top else (1, 0)))
-            c.line(mm(ox), y, mm(ox + win.w), y)
-            c.setDash()
-            _seam_label(c, mm(ox) + 9, y, "cut here, lay over the sheet below" if on_top
-                        else "lay the next sheet's cut edge on this line", vertical=False)
+    for role, axis, x0, y0, x1, y1 in seam_strips(plan, win):
+        c.setFillColorRGB(*((0.93, 0.93, 0.93) if role == "waste" else (0.97, 0.94, 0.86)))
+        c.rect(mm(x0), mm(y0), mm(x1 - x0), mm(y1 - y0), stroke=0, fill=1)
+        c.setStrokeColorRGB(0.75, 0.05, 0.05)
+        c.setLineWidth(0.6)
+        vertical = axis == "x"
+        if vertical:
+            line_x = x1 if role == "waste" else x0
+            c.line(mm(line_x), mm(y0), mm(line_x), mm(y1))
+            cx = (x0 + x1) / 2
+            for f in (0.15, 0.85):
+                _target(c, mm(cx), mm(y0 + (y1 - y0) * f))
+            _strip_text(c, mm(cx), mm((y0 + y1) / 2), "cut off along the red line; lay the cut edge on the next "
+                        "sheet's red line" if role == "waste" else "glue here: the next sheet's cut edge goes on "
+                        "the red line", True)
+        else:
+            line_y = y1 if role == "waste" else y0
+            c.line(mm(x0), mm(line_y), mm(x1), mm(line_y))
+            cy = (y0 + y1) / 2
+            for f in (0.15, 0.85):
+                _target(c, mm(x0 + (x1 - x0) * f), mm(cy))
+            _strip_text(c, mm((x0 + x1) / 2), mm(cy), "cut off along the red line; lay the cut edge on the sheet "
+                        "below" if role == "waste" else "glue here: the sheet above goes on the red line", False)
     c.restoreState()
     c.setStrokeColorRGB(0.4, 0.4, 0.4)
     c.setLineWidth(0.3)

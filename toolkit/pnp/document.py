@@ -16,12 +16,13 @@ from typing import Any, Callable
 from toolkit.diagnostics import Diagnostic, Severity, error
 from toolkit.games import LoadedGame
 from toolkit.paths import display
-from toolkit.pnp.board import BoardPlan, draw_board_form, draw_board_page, plan_board
+from toolkit.pnp.board import BoardPlan, board_design, draw_board_page, plan_board
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.faces import Face, base_context, collect_faces
-from toolkit.pnp.layoutfile import Design, Layouts, effect_templates, read_layouts
+from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
-from toolkit.pnp.templating import Templates, TemplateProblem
+from toolkit.pnp.glyphs import read_icons
+from toolkit.pnp.templating import Templates, TemplateProblem, Where
 from toolkit.pnp.units import PAPERS, mm
 
 BACK_MODES = ("duplex-long", "duplex-short", "separate", "none")
@@ -74,6 +75,7 @@ class Prepared:
     templates: Templates
     faces: list[Face]
     env: DrawEnv
+    boards: dict[str, Design] = field(default_factory=dict)  # board name -> the board as one design
 
 
 def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared | None, list[Diagnostic]]:
@@ -88,11 +90,42 @@ def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared 
         return None, tdiags
     lookup = {str(it.get("id")): it for items in loaded.data.values() for it in items if isinstance(it, dict)}
     templates = Templates(effects, lookup)
+    try:
+        icons, idiags = read_icons(game.templates_dir, _icon_template_renderer(templates, loaded, game.templates_dir))
+    except TemplateProblem as exc:
+        return None, [error("HK403", exc.message, exc.file, exc.line)]
+    if any(d.severity is Severity.ERROR for d in idiags):
+        return None, idiags
     faces, fdiags = collect_faces(loaded, layouts, only)
-    env = DrawEnv(templates, layouts.defaults, game.dir, Collector())
+    env = DrawEnv(templates, layouts.defaults, game.dir, Collector(), icons)
     for d in fdiags:
         env.collector.add(d)
-    return Prepared(layouts, templates, faces, env), []
+    prepared = Prepared(layouts, templates, faces, env)
+    for bname, board in layouts.boards.items():
+        if only is not None and bname not in only and "board" not in only:
+            continue
+        try:
+            prepared.boards[bname] = _board_design(board, templates, base_context(loaded))
+        except (TemplateProblem, ValueError) as exc:
+            message = exc.message if isinstance(exc, TemplateProblem) else str(exc)
+            env.collector.add(error("HK403", f"board '{bname}': {message}", board.where.file, board.where.line))
+    return prepared, []
+
+
+def _board_design(board: Board, templates: Templates, ctx: dict[str, Any]) -> Design:
+    """A board's columns and rows may be templates reading content (the rules' board size)."""
+    cols = int(templates.render(str(board.columns), board.where, ctx))
+    rows = int(templates.render(str(board.rows), board.where, ctx))
+    return board_design(board, max(1, min(cols, 100)), max(1, min(rows, 100)), templates, ctx)
+
+
+def _icon_template_renderer(templates: Templates, loaded: LoadedGame, folder: Path) -> Callable[[str, int], str]:
+    """Dice faces in icons.yaml may be a template reading content (reading a die's faces with ``ref(id)``)."""
+    from toolkit.pnp.glyphs import ICON_FILE
+
+    def render(source: str, line: int) -> str:
+        return templates.render(source, Where(display(folder / ICON_FILE), line), base_context(loaded))
+    return render
 
 
 def _render(canvas: Any, design: Design, ctx: dict[str, Any], env: DrawEnv, target: Target, bleed: float,
@@ -120,6 +153,10 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
     register_fonts()  # text is measured with the same fonts it will be printed in
     for face in prepared.faces:
         _render(None, face.design, face.ctx, prepared.env, face.target, 0.0, loaded)
+    for bname, design in prepared.boards.items():
+        where = prepared.layouts.boards[bname].where
+        _render(None, design, base_context(loaded), prepared.env, Target(f"board '{bname}'", where.file, where.line),
+                0.0, loaded)
     _check_backs(prepared, loaded)
     return prepared.env.collector.diagnostics
 
@@ -185,16 +222,9 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
                 if bforms:
                     bp.placements = [Placement(bforms[p.form], grid.back_of(p.slot, mode)) for p in page.placements]
                 back_pages[len(fronts) - 1] = bp
-    for bname, board in prepared.layouts.boards.items():
-        ctx = base_context(loaded)
-        try:
-            cols = int(prepared.templates.render(str(board.columns), board.where, ctx))
-            rows = int(prepared.templates.render(str(board.rows), board.where, ctx))
-        except (TemplateProblem, ValueError) as exc:
-            diags.append(error("HK403", f"board '{bname}': {exc}", board.where.file, board.where.line))
-            continue
-        cols, rows = max(1, min(cols, 100)), max(1, min(rows, 100))
-        plan = plan_board(board, cols, rows, paper)
+    for bname, design in prepared.boards.items():
+        board = prepared.layouts.boards[bname]
+        plan = plan_board(design.size, board.overlap, paper)
         for win in plan.windows:
             label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
             fronts.append(Page(label, board=(bname, plan, win)))
@@ -280,11 +310,14 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
         for n, page in enumerate(pages, start=1):
             if page.board is not None:
                 bname, plan, win = page.board
-                board = prepared.layouts.boards[bname]
                 if bname not in boards_drawn:
-                    cols = round((plan.width - 2 * board.border) / board.space)
-                    rows = round((plan.height - 2 * board.border) / board.space)
-                    boards_drawn[bname] = draw_board_form(c, board, cols, rows, plan, board.title)
+                    design = prepared.boards[bname]
+                    board = prepared.layouts.boards[bname]
+                    boards_drawn[bname] = f"board:{bname}"
+                    c.beginForm(boards_drawn[bname], 0, 0, mm(design.size[0]), mm(design.size[1]))
+                    _render(c, design, base_context(loaded), env, Target(f"board '{bname}'", board.where.file,
+                                                                         board.where.line), 0.0, loaded)
+                    c.endForm()
                 draw_board_page(c, boards_drawn[bname], plan, win)
             for pl in page.placements:
                 c.saveState()

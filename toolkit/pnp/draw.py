@@ -15,7 +15,7 @@ from typing import Any
 from toolkit.diagnostics import Diagnostic, warning
 from toolkit.pnp import richtext
 from toolkit.pnp.fonts import font_name
-from toolkit.pnp.glyphs import GLYPHS, draw_glyph
+from toolkit.pnp.glyphs import IconSet
 from toolkit.pnp.layoutfile import Box, Design
 from toolkit.pnp.templating import Templates, TemplateProblem, Where
 from toolkit.pnp.units import ColourError, colour, mm
@@ -51,6 +51,7 @@ class DrawEnv:
     defaults: dict[str, Any]
     game_dir: Path
     collector: Collector
+    icons: IconSet = field(default_factory=IconSet)
 
 
 _DEFAULT_INK = "#222222"
@@ -128,6 +129,60 @@ def _rect(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         c.rect(x, y, w, h, stroke=stroke is not None, fill=fill is not None)
 
 
+def _hex(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+         target: Target, data: Any, index: int) -> None:
+    """A hexagon filling the box: pointy top (corners at top and bottom) or flat top."""
+    fill = _ink(env, box, "fill", ctx, target, None)
+    stroke = _ink(env, box, "stroke", ctx, target, None)
+    if c is None or (fill is None and stroke is None):
+        return
+    if box.props.get("orientation", "pointy") == "flat":
+        pts = [(x + w / 4, y), (x + 3 * w / 4, y), (x + w, y + h / 2), (x + 3 * w / 4, y + h), (x + w / 4, y + h), (x, y + h / 2)]
+    else:
+        pts = [(x + w / 2, y + h), (x + w, y + 3 * h / 4), (x + w, y + h / 4), (x + w / 2, y), (x, y + h / 4), (x, y + 3 * h / 4)]
+    _polygon(c, pts, fill, stroke, float(box.props.get("stroke-width", 0.6)))
+
+
+def _polygon(c: Any, pts: list[tuple[float, float]], fill: Any, stroke: Any, width: float) -> None:
+    if fill:
+        c.setFillColorRGB(*fill)
+    if stroke:
+        c.setStrokeColorRGB(*stroke)
+        c.setLineWidth(width)
+    p = c.beginPath()
+    p.moveTo(*pts[0])
+    for pt in pts[1:]:
+        p.lineTo(*pt)
+    p.close()
+    c.drawPath(p, fill=fill is not None, stroke=stroke is not None)
+
+
+_ARROW = {"right": (-1, 0, 1, 0), "left": (1, 0, -1, 0), "up": (0, -1, 0, 1), "down": (0, 1, 0, -1),
+          "up-right": (-1, -1, 1, 1), "up-left": (1, -1, -1, 1), "down-right": (-1, 1, 1, -1), "down-left": (1, 1, -1, -1)}
+
+
+def _arrow(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+           target: Target, data: Any, index: int) -> None:
+    """An arrow across the box towards ``direction`` (right, up-left, ...), with a filled head."""
+    import math
+
+    stroke = _ink(env, box, "stroke", ctx, target, _DEFAULT_INK)
+    if c is None or stroke is None:
+        return
+    fx, fy, tx, ty = _ARROW[str(box.props.get("direction", "right"))]
+    cx, cy = x + w / 2, y + h / 2
+    x1, y1, x2, y2 = cx + fx * w / 2, cy + fy * h / 2, cx + tx * w / 2, cy + ty * h / 2
+    head = mm(float(box.props.get("head", 3)))
+    ang = math.atan2(y2 - y1, x2 - x1)
+    bx, by = x2 - head * math.cos(ang), y2 - head * math.sin(ang)
+    c.setStrokeColorRGB(*stroke)
+    c.setLineWidth(float(box.props.get("stroke-width", 1.5)))
+    c.line(x1, y1, bx, by)
+    side = head * 0.55
+    pts = [(x2, y2), (bx + side * math.sin(ang), by - side * math.cos(ang)), (bx - side * math.sin(ang), by + side * math.cos(ang))]
+    _polygon(c, pts, stroke, None, 0)
+
+
 def _line(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
           target: Target, data: Any, index: int) -> None:
     stroke = _ink(env, box, "stroke", ctx, target, _DEFAULT_INK)
@@ -141,10 +196,10 @@ def _line(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
 
 
 def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) -> None:
-    for name in richtext.unknown_icons(text):
+    for name in richtext.unknown_icons(text, env.icons):
         env.collector.add(warning(
             "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", target.file, target.line,
-            target.col, f"icons: {', '.join(sorted(GLYPHS))}; see docs/pnp.md"))
+            target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
 
 
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
@@ -165,7 +220,7 @@ def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     if c is not None:
         ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
-                      str(box.props.get("valign", "top")), ink)
+                      str(box.props.get("valign", "top")), ink, env.icons)
 
 
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
@@ -181,12 +236,12 @@ def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     name = env.templates.render(str(box.props.get("icon", "")), box.where.get("icon", _nowhere(target)), ctx).strip().strip(":")
     if not name:
         return
-    if name not in GLYPHS:
+    if name not in env.icons:
         _check_icons(f":{name}:", box, "icon", env, target)
     if c is not None:
         ink = _ink(env, box, "colour", ctx, target, _DEFAULT_INK) or (0, 0, 0)
         s = min(w, h)
-        draw_glyph(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
+        env.icons.draw(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
 
 
 def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
@@ -273,7 +328,7 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
                 c.setLineWidth(0.5)
                 c.setFillColorRGB(1, 1, 1)
                 c.rect(cx, top - s * 0.95, s * 0.85, s * 0.85, stroke=1, fill=1)
-            richtext.draw(c, f, font, cx + tickw, top - f.height, colw - tickw, f.height, "left", "top", ink)
+            richtext.draw(c, f, font, cx + tickw, top - f.height, colw - tickw, f.height, "left", "top", ink, env.icons)
             top -= f.height + s * 0.25
 
 
@@ -311,10 +366,10 @@ def _cells(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
         c.rect(cx, cy, cw, chh, stroke=stroke is not None, fill=fill is not None)
         label = env.templates.render(str(box.props.get("text", "{{ n }}")), box.where.get("text", _nowhere(target)), cctx)
         fitted = richtext.fit(label, font, size, 4, cw * 0.9, chh * 0.9)
-        richtext.draw(c, fitted, font, cx + cw * 0.05, cy + chh * 0.05, cw * 0.9, chh * 0.9, "center", "middle", ink)
+        richtext.draw(c, fitted, font, cx + cw * 0.05, cy + chh * 0.05, cw * 0.9, chh * 0.9, "center", "middle", ink, env.icons)
 
 
-_BOX_DRAW = {"rect": _rect, "ellipse": _rect, "line": _line, "text": _text, "icon": _icon, "image": _image,
+_BOX_DRAW = {"rect": _rect, "ellipse": _rect, "hex": _hex, "arrow": _arrow, "line": _line, "text": _text, "icon": _icon, "image": _image,
              "list": _list, "cells": _cells}
 
 __all__ = ["render_design", "DrawEnv", "Target", "Collector", "TemplateProblem"]

@@ -22,6 +22,8 @@ LAYOUT_FILE = "layouts.yaml"
 BOX_KEYS: dict[str, set[str]] = {
     "rect": {"fill", "stroke", "stroke-width", "radius", "bleed"},
     "ellipse": {"fill", "stroke", "stroke-width", "bleed"},
+    "hex": {"fill", "stroke", "stroke-width", "orientation"},
+    "arrow": {"direction", "stroke", "stroke-width", "head"},
     "line": {"stroke", "stroke-width", "dash"},
     "text": {"text", "font", "size", "min-size", "leading", "align", "valign", "colour"},
     "icon": {"icon", "colour"},
@@ -65,8 +67,19 @@ class Design:
     per_item: bool = False  # a back that shows the component's own fields (a token's other side)
 
 
+ARROW_DIRECTIONS = ("right", "left", "up", "down", "up-right", "up-left", "down-right", "down-left")
+BOARD_KEYS = {"title", "grid", "columns", "rows", "space", "border", "overlap", "labels", "fill", "alt-fill",
+              "background", "line", "orientation", "coordinates", "offset", "shape", "radius", "cells",
+              "cell-labels", "size", "boxes"}
+BOARD_CHOICES = {"grid": ("square", "hex", "none"), "labels": ("numbers", "letters"),
+                 "orientation": ("pointy", "flat"), "coordinates": ("offset", "axial"), "offset": ("odd", "even"),
+                 "shape": ("rectangle", "hexagon")}
+
+
 @dataclass
 class Board:
+    """A board's geometry as data: a square or hex grid (with coordinates), or a free layout."""
+
     name: str
     columns: Any
     rows: Any
@@ -78,6 +91,18 @@ class Board:
     fill: str
     alt_fill: str
     where: Where
+    grid: str = "square"
+    background: str = "#5a4530"
+    line: str = "#3f3324"
+    orientation: str = "pointy"
+    coordinates: str = "offset"
+    offset: str = "odd"
+    shape: str = "rectangle"
+    radius: int = 3
+    cells: dict[str, str] = field(default_factory=dict)
+    cell_labels: bool = False
+    size: tuple[float, float] = (0.0, 0.0)
+    boxes: list[Box] = field(default_factory=list)
 
 
 @dataclass
@@ -150,9 +175,13 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
                     colour(v)
                 except ColourError as exc:
                     bad(p + (key,), str(exc))
+        if kind == "arrow" and raw.get("direction", "right") not in ARROW_DIRECTIONS:
+            bad(p + ("direction",), f"unknown arrow direction '{raw.get('direction')}'", f"one of: {', '.join(ARROW_DIRECTIONS)}")
+        if kind == "hex" and raw.get("orientation", "pointy") not in ("pointy", "flat"):
+            bad(p + ("orientation",), "orientation must be pointy or flat")
         if "font" in raw and raw["font"] not in FONTS:
             bad(p + ("font",), f"unknown font '{raw['font']}'", f"one of: {', '.join(sorted(FONTS))}")
-        for key in ("size", "min-size", "stroke-width", "radius", "leading"):
+        for key in ("size", "min-size", "stroke-width", "radius", "leading", "head"):
             if key in raw and not _num(raw[key]):
                 bad(p + (key,), f"'{key}' must be a number")
         props = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
@@ -189,6 +218,57 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
                       where=where(p), corner_radius=float(raw.get("corner-radius", 0) or 0),
                       per_item=bool(raw.get("per-item", False)))
 
+    def read_board(p: tuple[Any, ...], bname: str, raw: Any) -> Board | None:
+        if not isinstance(raw, dict):
+            bad(p, "a board is a mapping")
+            return None
+        for key in raw:
+            if key not in BOARD_KEYS:
+                bad(p + (key,), f"'{key}' is not a board property", f"one of: {', '.join(sorted(BOARD_KEYS))}")
+        for key, choices in BOARD_CHOICES.items():
+            if key in raw and raw[key] not in choices:
+                bad(p + (key,), f"{key} must be one of: {', '.join(choices)}")
+        for key in ("space", "border", "overlap"):
+            if key in raw and not (_num(raw[key]) and raw[key] >= 0):
+                bad(p + (key,), f"'{key}' must be a number of millimetres")
+        for key in ("fill", "alt-fill", "background", "line"):
+            if key in raw:
+                try:
+                    colour(str(raw[key]))
+                except ColourError as exc:
+                    bad(p + (key,), str(exc))
+        grid = str(raw.get("grid", "square"))
+        size = raw.get("size")
+        if grid == "none" and not (isinstance(size, list) and len(size) == 2 and all(_num(v) and v > 0 for v in size)):
+            bad(p + ("size",), "a free-layout board (grid: none) needs size: [width, height] in millimetres")
+            size = [10, 10]
+        cells = raw.get("cells") or {}
+        if not isinstance(cells, dict) or any(k not in ("fill", "text", "icon", "when") for k in cells):
+            bad(p + ("cells",), "cells takes fill, text, icon and when (templates that see col, row, q, r, label)")
+            cells = {}
+        radius = raw.get("radius", 3)
+        if not (isinstance(radius, int) and 1 <= radius <= 30):
+            bad(p + ("radius",), "radius must be a whole number from 1 to 30 (hexes from the centre to the edge)")
+            radius = 3
+        boxes = []
+        for i, b in enumerate(raw.get("boxes") or []):
+            box = read_box(p + ("boxes", i), b)
+            if box is not None:
+                boxes.append(box)
+        return Board(
+            name=bname, columns=raw.get("columns", 10), rows=raw.get("rows", 10),
+            space=float(raw.get("space", 25)), border=float(raw.get("border", 8 if grid == "square" else 6)),
+            overlap=float(raw.get("overlap", 12)), title=str(raw.get("title", bname)),
+            labels=str(raw.get("labels", "numbers")), fill=str(raw.get("fill", "#f3efe2")),
+            alt_fill=str(raw.get("alt-fill", raw.get("fill", "#e6dfc8") if grid == "hex" else "#e6dfc8")),
+            where=where(p), grid=grid, background=str(raw.get("background", "#5a4530")),
+            line=str(raw.get("line", "#3f3324")), orientation=str(raw.get("orientation", "pointy")),
+            coordinates=str(raw.get("coordinates", "offset")), offset=str(raw.get("offset", "odd")),
+            shape=str(raw.get("shape", "rectangle")), radius=radius, cells={str(k): str(v) for k, v in cells.items()},
+            cell_labels=bool(raw.get("cell-labels", grid == "hex")),
+            size=(float(size[0]), float(size[1])) if isinstance(size, list) and len(size) == 2 else (0.0, 0.0),
+            boxes=boxes)
+
     for key in data:
         if key not in ("defaults", "kinds", "backs", "extras", "boards"):
             bad((key,), f"unknown section '{key}'", "sections: defaults, kinds, backs, extras, boards")
@@ -212,19 +292,9 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
 
     boards: dict[str, Board] = {}
     for bname, raw in (data.get("boards") or {}).items():
-        p = ("boards", bname)
-        if not isinstance(raw, dict):
-            bad(p, "a board is a mapping")
-            continue
-        for key in ("space", "border", "overlap"):
-            if key in raw and not _num(raw[key]):
-                bad(p + (key,), f"'{key}' must be a number of millimetres")
-        boards[str(bname)] = Board(
-            name=str(bname), columns=raw.get("columns", 10), rows=raw.get("rows", 10),
-            space=float(raw.get("space", 25)), border=float(raw.get("border", 8)),
-            overlap=float(raw.get("overlap", 10)), title=str(raw.get("title", bname)),
-            labels=str(raw.get("labels", "numbers")), fill=str(raw.get("fill", "#f3efe2")),
-            alt_fill=str(raw.get("alt-fill", "#e6dfc8")), where=where(p))
+        board = read_board(("boards", bname), str(bname), raw)
+        if board is not None:
+            boards[str(bname)] = board
     if problems:
         return None, problems
     defaults = dict(data.get("defaults") or {})

@@ -2,7 +2,7 @@
 
 Why our own and not ReportLab's Paragraph: a sheet holds hundreds of boxes and each box may be
 tried at several sizes; measuring words directly is an order of magnitude faster, and icons are
-our vector glyphs rather than images. Layout (``fit``) is pure, so ``check_text_fit`` can find
+the game's vector icons rather than images. Layout (``fit``) is pure, so ``check_text_fit`` can find
 overflows without drawing anything.
 """
 
@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from toolkit.pnp.fonts import styled
-from toolkit.pnp.glyphs import GLYPHS, draw_glyph
+from toolkit.pnp.glyphs import IconSet
 
 ICON_RE = re.compile(r":([a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
 _SPLIT = re.compile(r"(\*\*|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:|\n)")
@@ -46,8 +46,8 @@ class Fitted:
     height: float
 
 
-def unknown_icons(text: str) -> list[str]:
-    return sorted({m.group(1) for m in ICON_RE.finditer(text) if m.group(1) not in GLYPHS})
+def unknown_icons(text: str, icons: IconSet) -> list[str]:
+    return sorted({m.group(1) for m in ICON_RE.finditer(text) if m.group(1) not in icons})
 
 
 def parse(text: str) -> list[list[list[Piece]]]:
@@ -144,7 +144,8 @@ def fit(text: str, base_font: str, size: float, min_size: float, width: float, h
 
 
 def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: float, height: float,
-         align: str = "left", valign: str = "top", ink: tuple[float, float, float] = (0, 0, 0)) -> None:
+         align: str = "left", valign: str = "top", ink: tuple[float, float, float] = (0, 0, 0),
+         icons: IconSet | None = None) -> None:
     """Draw fitted text in the box whose bottom-left corner is (x, y), all in points."""
     s = fitted.size
     if valign == "middle":
@@ -173,14 +174,7 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
                 run = []
             if p.icon:
                 gx = x0 + off + ICON_GAP * s
-                draw_glyph(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
-                # Invisible text behind the icon: copying or searching the PDF reads the token name.
-                t = c.beginText(gx, base)
-                t.setTextRenderMode(3)
-                t.setFont(styled(base_font, False, False), s * 0.3)
-                t.textOut(f"[{p.text}]")
-                t.setTextRenderMode(0)
-                c.drawText(t)
+                (icons or IconSet()).draw(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
                 c.setFillColorRGB(*ink)
                 continue
             if not run:

@@ -1,0 +1,41 @@
+"""What every sheet carries besides the pieces: the footer, the 100% note and a 50 mm ruler.
+
+Home printers cannot print the outer few millimetres of a sheet, so nothing that must print
+comes closer than ``SAFE_MARGIN`` to any paper edge. The furniture lives in a band just above
+the bottom safe margin; sheets and boards keep their pieces above ``SAFE_MARGIN + FOOTER_BAND``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.pnp.units import mm
+
+SAFE_MARGIN = 5.0  # mm from every paper edge that stays blank
+FOOTER_BAND = 5.5  # mm above the bottom safe margin: footer line, 100% note and ruler
+RULER_MM = 50
+SCALE_NOTE = "print at 100% / actual size (no 'fit to page'): the ruler must measure 50 mm"
+
+
+def draw_furniture(c: Any, paper: tuple[float, float], footer: str) -> None:
+    """The footer line, the scale note and a 50 mm ruler with millimetre ticks."""
+    from toolkit.pnp.fonts import FONTS
+
+    W, _ = paper
+    base = SAFE_MARGIN + 0.5
+    c.saveState()
+    c.setFillColorRGB(0.35, 0.35, 0.35)
+    c.setFont(FONTS["regular"], 5.5)
+    c.drawCentredString(mm(W / 2), mm(base), footer)
+    top = base + 2.4  # the second line: ruler on the left, the scale note beside it
+    x0 = SAFE_MARGIN + 3.0
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.35)
+    c.line(mm(x0), mm(top), mm(x0 + RULER_MM), mm(top))
+    for i in range(RULER_MM + 1):
+        h = 2.0 if i % 10 == 0 else 1.4 if i % 5 == 0 else 0.8
+        c.line(mm(x0 + i), mm(top), mm(x0 + i), mm(top + h))
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont(FONTS["bold"], 5.5)
+    c.drawString(mm(x0 + RULER_MM + 2), mm(top + 0.2), f"{RULER_MM} mm · {SCALE_NOTE}")
+    c.restoreState()
