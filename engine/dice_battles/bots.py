@@ -1,0 +1,181 @@
+"""Bots of Dice Battles and the evaluation the shared search bot scores truncated games with.
+
+The heuristic reads only what its seat sees (the driver hands it a redacted state): its own hand,
+the mat, both fleeing and reinforcement zones. It plays on each battalion the order it can
+activate with the most expected wounds, guesses the opposing order's class from the tiles that
+could activate it (and plays a defensive power against that class), regroups the fleeing units
+closest to leaving, and sends its best reserve tile to the front.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.api import Decision
+from engine.dice_battles.effects import HANDLERS
+from engine.dice_battles.model import HERO, Card
+from engine.dice_battles.state import REGROUP_SLOT, DBState
+
+_COLOUR_WORTH = (1.0, 1.15, 1.25)      # normal, poisoned (lingers), crushing (beats armour)
+
+
+class HeuristicBot:
+    """Greedy by expected wounds, with the counter-class guess and regrouping described above."""
+
+    __slots__ = ("seat", "rng")
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, state: Any, decision: Decision) -> int:
+        st: DBState = state
+        kind = st.dkind
+        if kind == "order":
+            return self._order(st)
+        if kind == "reinforce":
+            return self._reinforce(st)
+        return self.rng.randrange(len(decision.options))
+
+    # --- orders
+    def _order(self, st: DBState) -> int:
+        p, slot, moves = self.seat, st.slot, st.moves
+        if slot == REGROUP_SLOT:
+            return self._regroup_choice(st)
+        status = st.status(p, slot)
+        scores = []
+        for card in moves:
+            if card < 0:
+                scores.append(0.0)
+            elif status == "active":
+                scores.append(self.order_value(st, slot, st.model.cards[card]))
+            elif status == "idle":
+                scores.append(self._idle_value(st, slot, st.model.cards[card]))
+            else:
+                scores.append(self._dump_value(st, st.model.cards[card]))
+        best = max(scores)
+        return min(i for i, s in enumerate(scores) if s == best)
+
+    def likely_classes(self, st: DBState, b: int) -> dict[str, float]:
+        """Share of each class among the orders the opponent could activate on battalion b."""
+        m = st.model
+        o = 1 - self.seat
+        counts: dict[str, float] = {}
+        for uid in st.board[o][b]:
+            if uid >= 0:
+                cls = m.cards[m.units[st.utype[uid]].card].cls
+                counts[cls] = counts.get(cls, 0.0) + 1.0
+        total = sum(counts.values()) or 1.0
+        return {k: v / total for k, v in counts.items()}
+
+    def order_value(self, st: DBState, b: int, card: Card) -> float:
+        """Expected worth of playing `card` on active battalion b."""
+        p = self.seat
+        if not st.can_activate(p, b, card):
+            return -5.0 + self._dump_value(st, card)
+        likely = self.likely_classes(st, b)
+        dice = card.dice + (1 if card.dice and st.matching(p, b, card.unit) > 1 else 0)
+        value = 0.0
+        for e in card.effects:
+            h = HANDLERS[e.kind]
+            if h.category == "offensive" and card.dice:
+                if e.kind == "extra-dice" and e.vs_class:
+                    dice += e.amount * sum(v for k, v in likely.items() if k in e.vs_class)
+                else:
+                    dice += h.run(st, p, b, card, e, None)
+            elif h.category == "defensive":
+                value += e.amount * sum(v for k, v in likely.items() if k in e.classes) * 1.2
+            elif e.kind in ("heal", "global-heal"):
+                hurt = sum(min(st.total_wounds(u), 1 if e.kind == "heal" else 9)
+                           for u in st.board[p][b] if u >= 0)
+                value += 0.9 * hurt
+            elif e.kind == "cancel-powers":
+                value += 0.8
+            elif e.kind == "ignore-armour":
+                value += 0.4
+        value += max(0.0, dice) * _COLOUR_WORTH[card.colour]
+        if card.is_hero:
+            value -= 0.3   # hero cards are also the idle battalions' regrouping orders
+        return value
+
+    def _idle_value(self, st: DBState, b: int, card: Card) -> float:
+        if not card.is_hero or not st.token_on_board(self.seat, card.unit):
+            return self._dump_value(st, card)
+        room = st.model.reinforcement_spaces - len(st.reinf[self.seat])
+        found = sum(1 for r in card.regroups if any(u >= 0 and st.utype[u] == r for u in st.board[self.seat][b][:HERO]))
+        return 2.0 * min(room, found) - 0.5
+
+    def _dump_value(self, st: DBState, card: Card) -> float:
+        """Worth of getting rid of a card: high when nothing on the mat can activate it."""
+        p = self.seat
+        alive = any(st.matching(p, b, card.unit) and st.status(p, b) == "active" for b in range(3))
+        return -1.0 if alive else 0.5
+
+    def _regroup_choice(self, st: DBState) -> int:
+        p = self.seat
+        m = st.model
+        room = m.reinforcement_spaces - len(st.reinf[p])
+        best, pick = 0.9, len(st.moves) - 1
+        fleeing = st.fleeing[p]
+        for i, card in enumerate(st.moves):
+            if card < 0:
+                continue
+            c = m.cards[card]
+            if room <= 0 or not fleeing or not st.token_on_board(p, c.unit):
+                value = self._dump_value(st, c) - 0.2
+            else:
+                taken: list[int] = []
+                value = 0.0
+                for r in c.regroups:
+                    for pos in range(len(fleeing) - 1, -1, -1):
+                        if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
+                            taken.append(pos)
+                            value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
+                            break
+                if self._active_use(st, c):
+                    value -= 1.0
+            if value > best:
+                best, pick = value, i
+        return pick
+
+    def _active_use(self, st: DBState, card: Card) -> bool:
+        return any(st.status(self.seat, b) == "active" and st.can_activate(self.seat, b, card) for b in range(3))
+
+    # --- reinforcements
+    def _reinforce(self, st: DBState) -> int:
+        m = st.model
+        best, pick = 0.0, 0
+        for i, mv in enumerate(st.moves):
+            if mv is None:
+                continue
+            b, uid, s = mv
+            u = m.units[st.utype[uid]]
+            value = 1.0 + u.level + u.morale * 0.3 + (0.6 if s < 3 else 0.0)
+            if st.status(self.seat, b) != "active":
+                value -= 3.0
+            if value > best:
+                best, pick = value, i
+        return pick
+
+
+def material(st: DBState, p: int) -> float:
+    """A seat's fighting strength: heroes above all, then tiles by level and health left."""
+    m = st.model
+    total = 12.0 * st.heroes_left(p)
+    for bat in st.board[p]:
+        for s, uid in enumerate(bat):
+            if uid >= 0 and s != HERO:
+                u = m.units[st.utype[uid]]
+                total += (1.0 + u.level) * (1.0 - st.total_wounds(uid) / (u.morale + 1))
+            elif uid >= 0:
+                u = m.units[st.utype[uid]]
+                total -= 6.0 * min(1.0, st.total_wounds(uid) / u.morale)
+    total += sum(0.8 * (1 + m.units[st.utype[uid]].level) for uid in st.reinf[p])
+    total += sum(0.3 * (1 + m.units[st.utype[uid]].level) for uid in st.fleeing[p])
+    return max(total, 0.1)
+
+
+def evaluate(state: Any) -> list[float]:
+    """Per-seat value in [0, 1] of an unfinished game: each side's share of the material."""
+    a, b = material(state, 0), material(state, 1)
+    return [a / (a + b), b / (a + b)]

@@ -1,0 +1,89 @@
+"""The registry of powers: effect kind -> handler. Content names the kind and its parameters;
+the rules call the handler of each power at the point of the round its category belongs to:
+
+- offensive handlers return dice to add to the player's card,
+- defensive handlers return dice to remove from the opposing card,
+- support handlers change the board (heal) or the round's rules (cancel, ignore armour).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from engine.dice_battles.model import Card, Effect
+
+if TYPE_CHECKING:
+    from engine.dice_battles.state import DBState
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    category: str        # offensive, defensive, support
+    run: Callable[..., int]
+
+
+def _extra_dice(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """+amount when the opposing card's class is named (if any) and enough units match (if asked)."""
+    if eff.vs_class and (opp is None or opp.cls not in eff.vs_class):
+        return 0
+    if eff.min_matching and st.matching(seat, b, card.unit) < eff.min_matching:
+        return 0
+    return eff.amount
+
+
+def _dice_per_unit(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """Goblins Frenzy (v2.0): one die per unit of the folks named, in the zones named."""
+    units, cards = st.model.units, st.model.cards
+    uids: list[int] = []
+    if "battalion" in eff.zones:
+        uids += [u for u in st.board[seat][b] if u >= 0]
+    if "reinforcements" in eff.zones:
+        uids += st.reinf[seat]
+    if "fleeing" in eff.zones:
+        uids += st.fleeing[seat]
+    n = 0
+    for uid in uids:
+        u = units[st.utype[uid]]
+        if u.folk in eff.folk and cards[u.card].cls not in eff.except_class:
+            n += 1
+    return n
+
+
+def _remove_dice(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """Dice removed from the opposing card when its class is one the power names."""
+    return eff.amount if opp is not None and opp.cls in eff.classes else 0
+
+
+def _heal(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """Heal (v2.0): one poison or wound die off each unit of the battalion (poison first)."""
+    healed = 0
+    for uid in st.board[seat][b]:
+        if uid >= 0:
+            healed += st.heal_unit(uid, 1)
+    return healed
+
+
+def _global_heal(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """Global Heal (v2.0): every poison and wound die off each unit of the battalion."""
+    healed = 0
+    for uid in st.board[seat][b]:
+        if uid >= 0:
+            healed += st.heal_unit(uid, 99)
+    return healed
+
+
+def _flag(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+    """Rule changes read by the rules where they apply (cancel-powers, ignore-armour)."""
+    return 1
+
+
+HANDLERS: dict[str, Handler] = {
+    "extra-dice": Handler("offensive", _extra_dice),
+    "dice-per-unit": Handler("offensive", _dice_per_unit),
+    "remove-dice": Handler("defensive", _remove_dice),
+    "heal": Handler("support", _heal),
+    "global-heal": Handler("support", _global_heal),
+    "cancel-powers": Handler("support", _flag),
+    "ignore-armour": Handler("support", _flag),
+}
+EFFECT_KINDS = frozenset(HANDLERS)

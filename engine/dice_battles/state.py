@@ -1,0 +1,811 @@
+"""The rules of Dice Battles (online edition, rules v2.0) as an explicit state machine.
+
+Why not a generator like the other games: the search bot clones states thousands of times, and a
+generator can only be cloned by replaying the whole log. Here every bit of the game is plain
+lists and ints, so `clone` copies them and costs the same at round 1 and at round 40.
+
+A round: orders placed face down (secret decisions, seat 0 then seat 1), reinforcements sent
+secretly, both revealed together, orders checked and activated, dice rolled (chance) and assigned
+by face, defeated units checked, played cards discarded and hands drawn back to seven (chance).
+The order deck is a multiset drawn at random when a card is drawn: the same distribution as a
+shuffled pile, with nothing hidden in an order that a bot could peek at.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.api import CHANCE, Decision, GameResult
+from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
+from engine.dice_battles.effects import HANDLERS
+from engine.dice_battles.model import COLOURS, HERO, Card, Model
+
+FACES = ("1", "2", "3", "4", "5", "6")
+_SECRET = "secret" in getattr(Decision, "__dataclass_fields__", {})
+_ROLL = Decision(CHANCE, "Roll an attack die", FACES)
+NO_ORDER = "No order"
+NO_REGROUP = "No regrouping order"
+NO_REINFORCEMENT = "No reinforcement"
+REGROUP_SLOT = 3
+
+
+def secret_decision(player: int, prompt: str, options: tuple[str, ...]) -> Decision:
+    """A choice the other seat must not see until the reveal."""
+    if _SECRET:
+        return Decision(player, prompt, options, secret=True)  # type: ignore[call-arg]
+    return Decision(player, prompt, options)
+
+
+class DBState:
+    """A game of Dice Battles. Build with `new_state` (armies by chance or options) or a scenario."""
+
+    def __init__(self, model: Model, players: int = 2, options: dict | None = None,
+                 sheets: list[Sheet] | None = None, hold: bool = False) -> None:
+        self.model = model
+        self.n = 2
+        self.options = dict(options or {})
+        self.actions: list[int] = []
+        self.reveals: list[tuple[int, tuple[int, ...]]] = []
+        self.secret_open: list[int] = []          # positions of secret choices not yet revealed
+        self.secret_who: list[int] = []           # the seat that made each of them
+        self.round_limit = int(self.options.get("max_rounds", model.round_limit))
+        nc = len(model.cards)
+        # per unit tile (uid): its unit type, owner and marks
+        self.utype: list[int] = []
+        self.uowner: list[int] = []
+        self.wounds: list[int] = []
+        self.poison: list[int] = []
+        self.excess: list[int] = []
+        self.hits: list[int] = []                 # dice assigned this round (for armour)
+        self.blocked: list[int] = []              # 1 when its armour blocked a die this round
+        # per player
+        self.board = [[[-1] * 6 for _ in range(3)] for _ in range(2)]
+        self.reinf: list[list[int]] = [[], []]
+        self.fleeing: list[list[int]] = [[], []]  # index 0 is the first space; pushed right
+        self.gone: list[list[int]] = [[], []]     # annihilated or fled the battlefield
+        self.hand: list[list[int]] = [[], []]
+        self.deck = [[0] * nc for _ in range(2)]
+        self.deck_size = [0, 0]
+        self.discard = [[0] * nc for _ in range(2)]
+        self.owned = [[0] * nc for _ in range(2)]
+        self.orders = [[-1] * 4 for _ in range(2)]  # battalions 0-2 and the regrouping order (3)
+        self.pend: list[list[tuple[int, int, int]]] = [[], []]  # secret reinforcements (b, uid, space)
+        self.drawn_at: list[list[int]] = [[], []]  # positions in `actions` of each seat's draws
+        self.activated = [[False] * 4 for _ in range(2)]
+        self.cancelled = [[False] * 3 for _ in range(2)]
+        self.dice = [[0] * 3 for _ in range(2)]   # dice computed for each card this round
+        self.queue: list[list[int]] = []          # [seat, battalion, dice left, colour, ignore armour]
+        self.heroes_lost = [0, 0]
+        self.sheet_ids = ["", ""]
+        self.sheet_labels = ["", ""]
+        self.factions = ["", ""]
+        self.round = 0
+        self.phase = "army"
+        self.seat = 0
+        self.slot = 0
+        self.fresh_hands = False
+        self.end_reason = ""
+        self.usage: dict[str, dict[str, list[int]]] = {}
+        self.stats: dict[str, float] = {"annihilated": 0, "fled_battlefield": 0, "regrouped": 0,
+                                        "reinforced": 0, "dice_rolled": 0, "armour_blocks": 0}
+        self.log: list[str] = []                  # what step 3 and 5 did, for scenarios and replays
+        self.moves: list[Any] = []
+        self.dkind = ""
+        self._pending: Decision | None = None
+        if sheets is not None:
+            for p, sh in enumerate(sheets):
+                self.field(p, sh)
+            self.seat = 2
+        if not hold:
+            self._advance()
+
+    def start(self) -> None:
+        """Run the rules up to the first decision (after a scenario has arranged the table)."""
+        self._advance()
+
+    # ------------------------------------------------------------------ the step API
+    def decision(self) -> Decision | None:
+        return self._pending
+
+    def is_over(self) -> bool:
+        return self._pending is None
+
+    def apply(self, action: int) -> None:
+        d = self._pending
+        if d is None:
+            raise ValueError("the game is over: no decision to apply an action to")
+        if action.__class__ is not int or not 0 <= action < len(d.options):
+            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({len(d.options)} options)")
+        self.actions.append(action)
+        kind = self.dkind
+        move = self.moves[action]
+        if kind == "army":
+            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
+            self.seat += 1
+        elif kind == "draw":
+            self.drawn_at[self.seat].append(len(self.actions) - 1)
+            self._draw(self.seat, move)
+        elif kind == "order":
+            self.secret_open.append(len(self.actions) - 1)
+            self.secret_who.append(self.seat)
+            self.fresh_hands = False
+            if move >= 0:
+                self.hand[self.seat].remove(move)
+                self.orders[self.seat][self.slot] = move
+            self.slot += 1
+        elif kind == "reinforce":
+            self.secret_open.append(len(self.actions) - 1)
+            self.secret_who.append(self.seat)
+            if move is not None:
+                self.pend[self.seat].append(move)
+            self.slot += 1
+        elif kind == "roll":
+            self._assign_die(action + 1)
+        self._advance()
+
+    # ------------------------------------------------------------------ set-up
+    def field(self, seat: int, sheet: Sheet) -> None:
+        """Put an army's tiles on the mat and its cards (one per tile) in the deck."""
+        self.sheet_ids[seat], self.sheet_labels[seat], self.factions[seat] = sheet.id, sheet.label, sheet.faction
+        for b, bat in enumerate(sheet.battalions):
+            for s, ut in enumerate(bat):
+                if ut >= 0:
+                    self.board[seat][b][s] = self.new_tile(seat, ut)
+        for ut in sheet.reinforcements:
+            self.reinf[seat].append(self.new_tile(seat, ut))
+        self._use(sheet.id, "picked", seat)
+        self._use(sheet.faction, "picked", seat)
+
+    def new_tile(self, seat: int, ut: int) -> int:
+        """A new unit tile of type `ut`; its order card joins the owner's deck."""
+        uid = len(self.utype)
+        for arr, v in ((self.utype, ut), (self.uowner, seat), (self.wounds, 0), (self.poison, 0),
+                       (self.excess, 0), (self.hits, 0), (self.blocked, 0)):
+            arr.append(v)
+        card = self.model.units[ut].card
+        self.deck[seat][card] += 1
+        self.deck_size[seat] += 1
+        self.owned[seat][card] += 1
+        return uid
+
+    def _army_options(self, seat: int) -> tuple[list[str], list[Any], list[float]] | Sheet:
+        """The armies chance may field for a seat, or the one the options fix."""
+        m = self.model
+        wanted = self.options.get("armies")
+        choice = wanted[seat] if isinstance(wanted, (list, tuple)) and len(wanted) > seat else None
+        factions = [f for f in m.factions if f in (self.options.get("factions") or m.factions)]
+        if isinstance(choice, str) and choice.startswith("custom"):
+            fac = choice.split(":", 1)[1] if ":" in choice else None
+            factions = [fac] if fac else factions
+            share = 1.0
+        elif isinstance(choice, str) and choice not in ("", "random"):
+            return predefined(m, m.army(choice).idx)
+        else:
+            share = float(self.options.get("custom_share", 0.5))
+        armies = [a for a in m.armies if a.faction in factions] if share < 1 else []
+        labels, moves, weights = [], [], []
+        for a in armies:
+            labels.append(a.name)
+            moves.append(predefined(m, a.idx))
+            weights.append((1 - share) / len(armies))
+        if share > 0:
+            for f in factions:
+                for k in range(CUSTOM_VARIANTS):
+                    labels.append(f"Custom {f} army #{k}")
+                    moves.append((f, k))
+                    weights.append(share / (len(factions) * CUSTOM_VARIANTS))
+        return labels, moves, weights
+
+    # ------------------------------------------------------------------ the round, step by step
+    def _advance(self) -> None:
+        """Run the rules until someone (a seat or chance) must choose, or the game ends."""
+        self._pending = None
+        while True:
+            ph = self.phase
+            if ph == "army":
+                if self.seat < 2:
+                    got = self._army_options(self.seat)
+                    if isinstance(got, Sheet):
+                        self.field(self.seat, got)
+                        self.seat += 1
+                        continue
+                    labels, moves, weights = got
+                    moves = [mv if isinstance(mv, Sheet) else _Lazy(self.model, *mv) for mv in moves]
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", tuple(labels),
+                                               tuple(weights)), moves)
+                    return
+                self.phase, self.seat = "draw", 0
+            elif ph == "draw":
+                if self._next_draw():
+                    return
+                self.phase, self.seat, self.slot = "orders", 0, 0
+                self.round += 1
+                self.fresh_hands = True
+                if self.round > self.round_limit:
+                    self._end("round-limit")
+                    return
+            elif ph == "orders":
+                if self._next_order():
+                    return
+                self.phase, self.seat, self.slot = "reinforce", 0, 0
+            elif ph == "reinforce":
+                if self._next_reinforcement():
+                    return
+                self._reveal()
+                self._activate()
+                self._poison_to_wounds()
+                self.phase = "roll"
+            elif ph == "roll":
+                while self.queue and self.queue[0][2] <= 0:
+                    self.queue.pop(0)
+                if self.queue:
+                    self._ask("roll", _ROLL, FACES)
+                    return
+                self._check_defeated()
+                if max(self.heroes_lost) >= 2:
+                    self._end("two-heroes-lost")
+                    return
+                self._discard_played()
+                self.phase, self.seat = "draw", 0
+
+    def _ask(self, kind: str, d: Decision, moves: Any) -> None:
+        self.dkind, self.moves, self._pending = kind, moves, d
+
+    def _end(self, reason: str) -> None:
+        self.end_reason, self.phase, self._pending = reason, "over", None
+
+    # --- step 6 (and the opening hand): draw to seven, reshuffling the discard pile
+    def _next_draw(self) -> bool:
+        m = self.model
+        while self.seat < 2:
+            p = self.seat
+            if len(self.hand[p]) >= m.hand_size:
+                self.seat += 1
+                continue
+            if self.deck_size[p] == 0:
+                total = sum(self.discard[p])
+                if total == 0:  # deck and discard both empty: the hand stays short
+                    self.seat += 1
+                    continue
+                self.deck[p], self.discard[p] = self.discard[p], [0] * len(m.cards)
+                self.deck_size[p] = total
+                self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
+            idx = [i for i, c in enumerate(self.deck[p]) if c]
+            if len(idx) == 1:
+                self._draw(p, idx[0])
+                continue
+            self._ask("draw", Decision(CHANCE, f"Player {p} draws an order card",
+                                       tuple(m.cards[i].name for i in idx),
+                                       tuple(float(self.deck[p][i]) for i in idx)), idx)
+            return True
+        return False
+
+    def _draw(self, p: int, card: int) -> None:
+        self.deck[p][card] -= 1
+        self.deck_size[p] -= 1
+        hand = self.hand[p]
+        hand.append(card)
+        hand.sort()
+
+    # --- step 1: orders face down, seat 0 then seat 1, each choice secret
+    def status(self, p: int, b: int) -> str:
+        """active (both heroes stand), idle (the opposing hero fell) or defeated (own hero fell)."""
+        if self.board[p][b][HERO] < 0:
+            return "defeated"
+        return "active" if self.board[1 - p][b][HERO] >= 0 else "idle"
+
+    def _next_order(self) -> bool:
+        m = self.model
+        while self.seat < 2:
+            p = self.seat
+            if self.slot > REGROUP_SLOT or not self.hand[p]:
+                self.seat, self.slot = self.seat + 1, 0
+                continue
+            kinds = sorted(set(self.hand[p]))
+            labels = [f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds]
+            moves: list[int] = list(kinds)
+            if self.slot == REGROUP_SLOT:
+                prompt = f"Player {p}: regrouping order (face down)"
+                labels.append(NO_REGROUP)
+                moves.append(-1)
+            else:
+                st = self.status(p, self.slot)
+                prompt = f"Player {p}: order for the {m.battalion_names[self.slot].lower()} ({st}, face down)"
+                if st != "active":
+                    labels.append(NO_ORDER)
+                    moves.append(-1)
+            self._ask("order", secret_decision(p, prompt, tuple(labels)), moves)
+            return True
+        return False
+
+    # --- step 2: reinforcements, sent by both players without seeing the other's (online edition)
+    def reinforcement_moves(self, p: int, b: int) -> list[tuple[int, int, int]]:
+        """(battalion, tile, space) moves open to seat p for battalion b: one tile per battalion,
+        only to an empty space its tile shows."""
+        st = self.status(p, b)
+        if st == "defeated" or (st == "idle" and self.model.reinforce_active_only):
+            return []
+        used = {uid for _, uid, _ in self.pend[p]}
+        empty = [s for s in range(HERO) if self.board[p][b][s] < 0]
+        out, seen = [], set()
+        units = self.model.units
+        for uid in self.reinf[p]:
+            ut = self.utype[uid]
+            if uid in used or ut in seen:
+                continue
+            seen.add(ut)
+            out += [(b, uid, s) for s in empty if s in units[ut].positions]
+        return out
+
+    def _next_reinforcement(self) -> bool:
+        m = self.model
+        while self.seat < 2:
+            p = self.seat
+            if self.slot >= 3:
+                self.seat, self.slot = self.seat + 1, 0
+                continue
+            moves = self.reinforcement_moves(p, self.slot)
+            if not moves:
+                self.slot += 1
+                continue
+            labels = [NO_REINFORCEMENT] + [f"{m.units[self.utype[uid]].name} to {m.space_names[s].lower()}"
+                                           for _, uid, s in moves]
+            self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
+                                                   f"{m.battalion_names[self.slot].lower()} (secret)", tuple(labels)),
+                      [None] + moves)
+            return True
+        return False
+
+    # --- step 3: reveal, check and activate
+    def _reveal(self) -> None:
+        self.reveals.append((len(self.actions), tuple(self.secret_open)))
+        self.secret_open, self.secret_who, self.log = [], [], []
+        for p in (0, 1):
+            for b, uid, s in self.pend[p]:
+                self.reinf[p].remove(uid)
+                self.board[p][b][s] = uid
+                self.stats["reinforced"] += 1
+            self.pend[p] = []
+            for card in self.orders[p]:
+                if card >= 0:
+                    self._use(self.model.cards[card].id, "played", p)
+
+    def matching(self, p: int, b: int, unit: int) -> int:
+        """Tiles in battalion b of seat p with the card's picture."""
+        utype = self.utype
+        return sum(1 for uid in self.board[p][b] if uid >= 0 and utype[uid] == unit)
+
+    def can_activate(self, p: int, b: int, card: Card) -> bool:
+        """On an active battalion: a tile with the card's picture stands there; a hero card may
+        also find its hero in an adjacent battalion."""
+        if self.matching(p, b, card.unit):
+            return True
+        if card.is_hero:
+            return any(0 <= a < 3 and self.matching(p, a, card.unit) for a in (b - 1, b + 1))
+        return False
+
+    def token_on_board(self, p: int, unit: int) -> bool:
+        """v2.0: regrouping needs a tile like the played card on a battalion or in reinforcements."""
+        utype = self.utype
+        return any(uid >= 0 and utype[uid] == unit for bat in self.board[p] for uid in bat) or any(
+            utype[uid] == unit for uid in self.reinf[p])
+
+    def _activate(self) -> None:
+        m = self.model
+        cards = m.cards
+        self.activated = [[False] * 4 for _ in range(2)]
+        self.cancelled = [[False] * 3 for _ in range(2)]
+        self.dice = [[0] * 3 for _ in range(2)]
+        for p in (0, 1):
+            for b in range(3):
+                c = self.orders[p][b]
+                if c < 0:
+                    continue
+                st = self.status(p, b)
+                card = cards[c]
+                if st == "active" and self.can_activate(p, b, card):
+                    self.activated[p][b] = True
+                elif st == "idle" and card.is_hero:
+                    self.activated[p][b] = True
+                    self._regroup(p, card, self.board[p][b], f"idle {m.battalion_names[b].lower()}")
+                else:
+                    self.log.append(f"player {p}: {card.name} on the {m.battalion_names[b].lower()} "
+                                    f"({st}) cannot be activated")
+            c = self.orders[p][REGROUP_SLOT]
+            if c >= 0:
+                self.activated[p][REGROUP_SLOT] = True
+                self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
+        for p in (0, 1):
+            for b in range(3):
+                if self.activated[p][b] and self.activated[1 - p][b] and self.status(p, b) == "active":
+                    if any(e.kind == "cancel-powers" for e in cards[self.orders[p][b]].effects):
+                        self.cancelled[1 - p][b] = True
+        ignore = [[False] * 3 for _ in range(2)]
+        for p in (0, 1):
+            for b in range(3):
+                if not self.activated[p][b] or self.status(p, b) != "active":
+                    continue
+                card = cards[self.orders[p][b]]
+                opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
+                n = card.dice + (1 if card.dice and self.matching(p, b, card.unit) > 1 else 0)
+                if not self.cancelled[p][b]:
+                    for e in card.effects:
+                        h = HANDLERS[e.kind]
+                        if h.category == "offensive" and card.dice:
+                            n += h.run(self, p, b, card, e, opp)
+                        elif e.kind == "ignore-armour":
+                            ignore[p][b] = True
+                if opp is not None and not self.cancelled[1 - p][b]:
+                    for e in opp.effects:
+                        if HANDLERS[e.kind].category == "defensive":
+                            n -= HANDLERS[e.kind].run(self, 1 - p, b, opp, e, card)
+                self.dice[p][b] = max(0, n)
+                self._use(card.id, "activated", p)
+        for p in (0, 1):  # support powers after the dice are counted
+            for b in range(3):
+                if self.activated[p][b] and self.status(p, b) == "active" and not self.cancelled[p][b]:
+                    card = cards[self.orders[p][b]]
+                    opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
+                    for e in card.effects:
+                        if e.kind in ("heal", "global-heal"):
+                            HANDLERS[e.kind].run(self, p, b, card, e, opp)
+        self.queue = [[p, b, self.dice[p][b], cards[self.orders[p][b]].colour, int(ignore[p][b])]
+                      for p in (0, 1) for b in range(3) if self.dice[p][b] > 0]
+
+    def _regroup(self, p: int, card: Card, source: list[int], where: str) -> None:
+        """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
+        the one closest to leaving; in a battalion the first in space order, front row first),
+        unless v2.0's token rule or a full zone cancels it."""
+        m = self.model
+        if not self.token_on_board(p, card.unit):
+            self.log.append(f"player {p}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
+                            f"on a battalion or in reinforcements")
+            return
+        cap = m.reinforcement_spaces
+        if len(self.reinf[p]) >= cap:
+            self.log.append(f"player {p}: regrouping with {card.name} cancelled: reinforcements are full")
+            return
+        wanted = [r for r in card.regroups]
+        if not m.regroup_until_full:
+            found = [r for r in wanted if any(uid >= 0 and self.utype[uid] == r for uid in source)]
+            if len(self.reinf[p]) + len(found) > cap:
+                self.log.append(f"player {p}: regrouping with {card.name} cancelled: not enough room")
+                return
+        fleeing = source is self.fleeing[p]
+        for r in wanted:
+            if len(self.reinf[p]) >= cap:
+                break
+            for i in (range(len(source) - 1, -1, -1) if fleeing else range(len(source))):
+                uid = source[i]
+                if uid >= 0 and self.utype[uid] == r:
+                    if fleeing:
+                        source.pop(i)
+                    else:
+                        source[i] = -1
+                    self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
+                    self.reinf[p].append(uid)
+                    self.stats["regrouped"] += 1
+                    self.log.append(f"player {p}: {m.units[r].name} regrouped from {where}")
+                    break
+
+    def heal_unit(self, uid: int, amount: int) -> int:
+        """Take up to `amount` dice off a tile, poison first; return how many came off."""
+        done = 0
+        while done < amount and (self.poison[uid] or self.excess[uid] or self.wounds[uid]):
+            if self.poison[uid]:
+                self.poison[uid] = 0
+            elif self.excess[uid]:
+                self.excess[uid] -= 1
+            else:
+                self.wounds[uid] -= 1
+            done += 1
+        return done
+
+    # --- step 4: poison from last round becomes a wound; dice rolled and assigned by face
+    def _poison_to_wounds(self) -> None:
+        morale = self.model.units
+        for uid, pz in enumerate(self.poison):
+            if pz:
+                self.poison[uid] = 0
+                self._wound(uid, morale[self.utype[uid]].morale)
+
+    def _wound(self, uid: int, morale: int) -> None:
+        if self.wounds[uid] < morale:
+            self.wounds[uid] += 1
+        else:
+            self.excess[uid] += 1
+
+    def target(self, q: int, b: int, face: int) -> int:
+        """The tile of seat q's battalion b that a die showing `face` is assigned to."""
+        f = self.model.faces[face - 1]
+        bat = self.board[q][b]
+        if bat[f.front] >= 0:
+            return bat[f.front]
+        if f.arrow >= 0 and bat[f.arrow] >= 0:
+            return bat[f.arrow]
+        if bat[f.behind] >= 0:
+            return bat[f.behind]
+        return bat[HERO]
+
+    def _assign_die(self, face: int) -> None:
+        item = self.queue[0]
+        p, b, _, colour, ignore = item
+        item[2] -= 1
+        self.stats["dice_rolled"] += 1
+        uid = self.target(1 - p, b, face)
+        if uid < 0:
+            return
+        self.hit(uid, colour, bool(ignore))
+
+    def hit(self, uid: int, colour: int, ignore_armour: bool = False) -> str:
+        """One attack die lands on a tile: armour, then poison, then a wound."""
+        u = self.model.units[self.utype[uid]]
+        self.hits[uid] += 1
+        if not ignore_armour and not self.blocked[uid] and self.model.blocks[u.armour][colour] == self.hits[uid]:
+            self.blocked[uid] = 1
+            self.stats["armour_blocks"] += 1
+            return "blocked"
+        if COLOURS[colour] == "poisoned" and not self.poison[uid]:
+            self.poison[uid] = 1
+            return "poison"
+        self._wound(uid, u.morale)
+        return "wound"
+
+    # --- step 5: defeated units flee or are annihilated; heroes last
+    def _check_defeated(self) -> None:
+        m = self.model
+        self.hits = [0] * len(self.hits)
+        self.blocked = [0] * len(self.blocked)
+        last_battalion = sum(1 for b in range(3) if self.status(0, b) == "active") == 1
+        for p in (0, 1):
+            batch: list[tuple[int, int, int, int]] = []
+            for b in range(3):
+                bat = self.board[p][b]
+                for s in range(6):
+                    uid = bat[s]
+                    if uid < 0:
+                        continue
+                    u = m.units[self.utype[uid]]
+                    if self.wounds[uid] < u.morale:
+                        continue
+                    bat[s] = -1
+                    if s == HERO:
+                        self._remove(p, uid, "hero defeated")
+                        self.heroes_lost[p] += 1
+                        for t in range(HERO):
+                            if bat[t] >= 0:
+                                batch.append((m.fleeing_order[m.units[self.utype[bat[t]]].level], b, t, bat[t]))
+                                bat[t] = -1
+                    elif last_battalion or self.total_wounds(uid) > m.flee_max_wounds:
+                        self._remove(p, uid, "annihilated")
+                    else:
+                        batch.append((m.fleeing_order[u.level], b, s, uid))
+            for *_, uid in sorted(batch):
+                self._flee(p, uid)
+
+    def total_wounds(self, uid: int) -> int:
+        return self.wounds[uid] + self.poison[uid] + self.excess[uid]
+
+    def _remove(self, p: int, uid: int, why: str) -> None:
+        self.gone[p].append(uid)
+        if why == "annihilated":
+            self.stats["annihilated"] += 1
+        elif why == "left the battlefield":
+            self.stats["fled_battlefield"] += 1
+        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} {why}")
+        self._use(self.model.units[self.utype[uid]].id, "lost", p)
+
+    def _flee(self, p: int, uid: int) -> None:
+        """A tile enters the first fleeing space and pushes the others right; the one pushed past
+        the last space leaves the battlefield."""
+        self.fleeing[p].insert(0, uid)
+        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} flees")
+        if len(self.fleeing[p]) > self.model.fleeing_spaces:
+            self._remove(p, self.fleeing[p].pop(), "left the battlefield")
+
+    # --- step 6
+    def _discard_played(self) -> None:
+        for p in (0, 1):
+            for i, c in enumerate(self.orders[p]):
+                if c >= 0:
+                    self.discard[p][c] += 1
+                    self.orders[p][i] = -1
+
+    # ------------------------------------------------------------------ results and checks
+    def heroes_left(self, p: int) -> int:
+        return 3 - self.heroes_lost[p]
+
+    def result(self) -> GameResult:
+        scores = [self.heroes_left(0), self.heroes_left(1)]
+        best = max(scores)
+        winners = [p for p in (0, 1) if scores[p] == best]
+        stats = dict(self.stats)
+        stats["rounds"] = self.round
+        stats["tie"] = float(len(winners) == 2)
+        return GameResult(scores=scores, winners=winners, end_reason=self.end_reason or "in-progress",
+                          turns=self.round, usage={k: {e: list(v) for e, v in ev.items()} for k, ev in self.usage.items()},
+                          stats=stats)
+
+    def _use(self, ident: str, event: str, seat: int) -> None:
+        per = self.usage.setdefault(ident, {}).setdefault(event, [0, 0])
+        per[seat] += 1
+
+    def places(self) -> list[int]:
+        """How many places hold each tile (1 for every tile when the state is sound)."""
+        count = [0] * len(self.utype)
+        for p in (0, 1):
+            for bat in self.board[p]:
+                for uid in bat:
+                    if uid >= 0:
+                        count[uid] += 1
+            for zone in (self.reinf[p], self.fleeing[p], self.gone[p]):
+                for uid in zone:
+                    count[uid] += 1
+        return count
+
+    def check_invariants(self) -> list[str]:
+        m = self.model
+        out = []
+        for uid, n in enumerate(self.places()):
+            if n != 1:
+                out.append(f"tile {uid} ({m.units[self.utype[uid]].id}) is in {n} places")
+        for p in (0, 1):
+            have = [self.deck[p][c] + self.discard[p][c] for c in range(len(m.cards))]
+            for c in self.hand[p]:
+                have[c] += 1
+            for c in self.orders[p]:
+                if c >= 0:
+                    have[c] += 1
+            if have != self.owned[p]:
+                out.append(f"player {p}: order cards created or lost")
+            if sum(self.deck[p]) != self.deck_size[p]:
+                out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
+            if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
+                out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
+            if len(self.fleeing[p]) > m.fleeing_spaces:
+                out.append(f"player {p}: {len(self.fleeing[p])} tiles fleeing")
+        for uid in range(len(self.utype)):
+            if self.poison[uid] > 1:
+                out.append(f"tile {uid} carries {self.poison[uid]} poison dice")
+            if not 0 <= self.wounds[uid] <= m.units[self.utype[uid]].morale:
+                out.append(f"tile {uid} has {self.wounds[uid]} wounds on {m.units[self.utype[uid]].morale} morale")
+        return out
+
+    # ------------------------------------------------------------------ cheap clones
+    def clone(self) -> "DBState":
+        twin = DBState.__new__(DBState)
+        twin.__dict__.update(self.__dict__)
+        for name in _FLAT:
+            setattr(twin, name, list(getattr(self, name)))
+        for name in _NESTED:
+            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin.board = [[list(bat) for bat in side] for side in self.board]
+        twin.queue = [list(q) for q in self.queue]
+        twin.usage = {k: {e: list(v) for e, v in ev.items()} for k, ev in self.usage.items()}
+        twin.stats = dict(self.stats)
+        twin.options = dict(self.options)
+        twin.moves = list(self.moves)
+        return twin
+
+    def fingerprint(self) -> Any:
+        """A value equal for equal states; checked mode compares clone and replay with it."""
+        return (tuple(self.actions), repr(self.board), repr(self.hand), repr(self.deck), repr(self.discard),
+                repr(self.reinf), repr(self.fleeing), repr(self.gone), tuple(self.wounds), tuple(self.poison),
+                tuple(self.excess), self.round, self.phase, tuple(self.heroes_lost))
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, seat: int) -> dict:
+        """Everything `seat` may see: the whole mat, both discard piles, its own hand and secret
+        choices; of the other seat only how many cards it holds and where it placed face-down ones."""
+        m = self.model
+        revealed = self.phase not in ("orders", "reinforce")
+
+        def tile(uid: int) -> Any:
+            if uid < 0:
+                return None
+            return [m.units[self.utype[uid]].id, self.wounds[uid], self.poison[uid], self.excess[uid]]
+
+        sides = []
+        for p in (0, 1):
+            mine = p == seat
+            sides.append({
+                "battalions": [[tile(uid) for uid in bat] for bat in self.board[p]],
+                "reinforcements": [tile(uid) for uid in self.reinf[p]],
+                "fleeing": [tile(uid) for uid in self.fleeing[p]],
+                "gone": sorted(m.units[self.utype[uid]].id for uid in self.gone[p]),
+                "discard": [c for c, k in enumerate(self.discard[p]) for _ in range(k)],
+                "hand": list(self.hand[p]) if mine else len(self.hand[p]),
+                "deck": self.deck_size[p] if not mine else [c for c, k in enumerate(self.deck[p]) for _ in range(k)],
+                "orders": [c if (mine or revealed or c < 0) else "face-down" for c in self.orders[p]],
+                "reinforcing": [list(x) for x in self.pend[p]] if mine else len(self.pend[p]),
+                "heroes_lost": self.heroes_lost[p],
+                "army": self.sheet_ids[p], "faction": self.factions[p],
+            })
+        return {"seat": seat, "round": self.round, "phase": self.phase, "players": sides,
+                "dice": [list(d) for d in self.dice], "actions": self.visible_actions(seat)}
+
+    def visible_actions(self, seat: int) -> list[int]:
+        """The action log with the other seat's unrevealed secret choices blanked."""
+        hidden = set(self._secret_positions_of(1 - seat))
+        return [0 if i in hidden else a for i, a in enumerate(self.actions)]
+
+    def redact(self, seat: int) -> Any:
+        """Hide in place what `seat` cannot see; the stand-ins depend only on what it can see."""
+        o = 1 - seat
+        token = (o, list(self.hand[o]), list(self.deck[o]), list(self.orders[o]), list(self.pend[o]),
+                 list(self.actions))
+        if self.phase in ("orders", "reinforce"):
+            placed = [i for i, c in enumerate(self.orders[o]) if c >= 0]
+            pool = self._hidden_pool(o)
+            hand_n = len(self.hand[o])
+            self.hand[o] = pool[:hand_n]
+            for k, i in enumerate(placed):
+                self.orders[o][i] = pool[hand_n + k]
+            rest = pool[hand_n + len(placed):]
+        else:
+            rest = self._hidden_pool(o)[len(self.hand[o]):]
+            self.hand[o] = self._hidden_pool(o)[:len(self.hand[o])]
+        self.deck[o] = [0] * len(self.model.cards)
+        for c in rest:
+            self.deck[o][c] += 1
+        self.pend[o] = []
+        for i in self._secret_positions_of(o):
+            self.actions[i] = 0
+        return token
+
+    def restore(self, token: Any) -> None:
+        o, hand, deck, orders, pend, actions = token
+        self.hand[o], self.deck[o], self.orders[o], self.pend[o] = hand, deck, orders, pend
+        self.actions[:] = actions
+
+    def resample(self, seat: int, rng: random.Random) -> None:
+        """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
+        and its secret reinforcements, consistent with everything `seat` sees."""
+        o = 1 - seat
+        hidden_orders = self.phase in ("orders", "reinforce")
+        pool = self._hidden_pool(o)
+        rng.shuffle(pool)
+        hand_n = len(self.hand[o])
+        self.hand[o] = sorted(pool[:hand_n])
+        k = hand_n
+        if hidden_orders:
+            for i, c in enumerate(self.orders[o]):
+                if c >= 0:
+                    self.orders[o][i] = pool[k]
+                    k += 1
+        self.deck[o] = [0] * len(self.model.cards)
+        for c in pool[k:]:
+            self.deck[o][c] += 1
+        if self.phase == "reinforce" and self.seat > o:  # o has sent its reinforcements, face down
+            self.pend[o] = []
+            for b in range(3):
+                opts = self.reinforcement_moves(o, b)
+                if opts and rng.random() < 0.5:
+                    self.pend[o].append(opts[rng.randrange(len(opts))])
+
+    def _hidden_pool(self, o: int) -> list[int]:
+        """The other seat's cards nobody else can tell apart: hand, deck and face-down orders, sorted."""
+        pool = [c for c, k in enumerate(self.deck[o]) for _ in range(k)] + list(self.hand[o])
+        if self.phase in ("orders", "reinforce"):
+            pool += [c for c in self.orders[o] if c >= 0]
+        return sorted(pool)
+
+    def _secret_positions_of(self, o: int) -> list[int]:
+        """Positions in `actions` that only seat o may read: its unrevealed secret choices and
+        every card it drew (the option index names the card)."""
+        return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.drawn_at[o]
+
+
+class _Lazy:
+    """A custom army variant, built only when chance picks it (building all of them is slow)."""
+
+    __slots__ = ("model", "faction", "variant")
+
+    def __init__(self, model: Model, faction: str, variant: int) -> None:
+        self.model, self.faction, self.variant = model, faction, variant
+
+
+_FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
+         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "log")
+_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "drawn_at",
+           "activated", "cancelled", "dice")
