@@ -84,7 +84,7 @@ class HeuristicBot:
                 else:
                     dice += h.run(st, p, b, card, e, None)
             elif h.category == "defensive":
-                value += e.amount * sum(v for k, v in likely.items() if k in e.classes) * 1.2
+                value += e.amount * sum(v for k, v in likely.items() if k in e.classes) * 1.5
             elif e.kind in ("heal", "global-heal"):
                 hurt = sum(min(st.total_wounds(u), 1 if e.kind == "heal" else 9)
                            for u in st.board[p][b] if u >= 0)
@@ -133,7 +133,8 @@ class HeuristicBot:
                             value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
                             break
                 if self._active_use(st, c):
-                    value -= 1.0
+                    value -= 0.3   # it could attack next round instead
+
             if value > best:
                 best, pick = value, i
         return pick

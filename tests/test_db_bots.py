@@ -1,0 +1,90 @@
+"""Dice Battles bots: the heuristic reads the board, and whole games are deterministic."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.core.bench import bench
+from engine.core.driver import derive_seed, play_game, replay
+from engine.dice_battles import SPEC
+from engine.dice_battles.bots import HeuristicBot, evaluate
+from test_db_support import GOLDEN, model, scenario_state, table
+
+
+def _choose(st, seat: int = 0) -> str:
+    d = st.decision()
+    return d.options[HeuristicBot(seat, random.Random(0)).choose(st, d)]
+
+
+def test_heuristic_beats_random_most_of_the_time() -> None:
+    wins = 0
+    for i in range(30):
+        bots = ["heuristic", "random"] if i % 2 == 0 else ["random", "heuristic"]
+        rec = play_game(SPEC, model(), 2, derive_seed(8, i), bots)
+        wins += (i % 2) in rec.result.winners and len(rec.result.winners) == 1
+    assert wins >= 25
+
+
+def test_heuristic_plays_an_order_it_can_activate() -> None:
+    st = scenario_state(table())
+    assert _choose(st).split(" (")[0] in ("Spear Rush", "Arrow Rain", "Shield Wall")
+
+
+def test_heuristic_counters_the_likely_class_of_the_opposing_battalion() -> None:
+    cavalry = {"fl": "swamp-striders", "fc": "swamp-striders", "fr": "swamp-striders", "hero": "beast-master"}
+    st = scenario_state(table(p1={"battalions": [cavalry, {"fl": "serpent-spawn", "hero": "venom-lord"}]}))
+    assert _choose(st).startswith("Shield Wall")
+    infantry = scenario_state(table())
+    assert not _choose(infantry).startswith("Shield Wall")
+
+
+def test_heuristic_regroups_the_unit_about_to_leave_the_battlefield() -> None:
+    st = scenario_state(table(p0={"fleeing": ["goblin-archers", "goblin-mob", "goblin-spearmen"]}))
+    for label in ("Wolf Charge", "Troll Smash", "No order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    assert "regrouping order" in st.decision().prompt
+    assert _choose(st).startswith("Spear Rush")
+
+
+def test_heuristic_sends_reinforcements_to_an_empty_space() -> None:
+    st = scenario_state(table(p0={"battalions": [{"fc": "shield-goblins", "rl": "goblin-archers",
+                                                   "hero": "warboss-grukk"},
+                                                  {"fl": "goblin-spearmen", "hero": "troll-tamer"}],
+                                  "reinforcements": ["wolf-riders"]}))
+    for label in ("Arrow Rain", "Troll Smash", "No order", "No regrouping order",
+                  "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    assert _choose(st).startswith("Wolf Riders to front")
+
+
+def test_evaluate_gives_each_seat_a_value_between_0_and_1() -> None:
+    st = scenario_state(table(p0={"battalions": [{"hero": "warboss-grukk"},
+                                                  {"fl": "goblin-spearmen", "hero": "troll-tamer"}]}))
+    v = evaluate(st)
+    assert all(0 <= x <= 1 for x in v) and abs(sum(v) - 1) < 1e-9 and v[1] > v[0]
+
+
+def test_same_seed_gives_the_same_game() -> None:
+    a = play_game(SPEC, model(), 2, 99, ["heuristic"])
+    b = play_game(SPEC, model(), 2, 99, ["heuristic"])
+    assert a.actions == b.actions and a.result == b.result
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("db-*.json")), ids=lambda p: p.stem)
+def test_golden_log_replays_identically(path) -> None:
+    gold = json.loads(path.read_text())
+    st = replay(SPEC, model(), gold["players"], gold["actions"], gold.get("options"))
+    res = st.result()
+    assert st.is_over()
+    assert (res.scores, res.winners, res.end_reason, res.turns) == (
+        gold["scores"], gold["winners"], gold["end_reason"], gold["turns"])
+    assert sorted(model().units[st.utype[u]].id for p in (0, 1) for u in st.gone[p]) == gold["gone"]
+
+
+def test_bench_reports_actions_per_second() -> None:
+    report = bench(SPEC, model(), 2, 3)
+    assert report["errors"] == [] and report["actions_per_second"] > 0

@@ -1,0 +1,127 @@
+"""What a seat may see: the other hand, the other side's face-down orders and secret
+reinforcements and the deck stay hidden; bots choose the same whatever hides there."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core.driver import derive_seed, play_game
+from engine.dice_battles import SPEC
+from test_db_support import model, scenario_state, table
+
+OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "venom-spitters-order",
+              "swamp-striders-order", "basilisk-order", "naga-priestess-order"]
+
+
+def _pair():
+    """Two tables that differ only in which of seat 1's cards are in its hand and which in its deck."""
+    a, b = scenario_state(table()), scenario_state(table())
+    hand, deck = b.hand[1], b.deck[1]
+    out = [c for c in hand if deck[c] == 0][:2]
+    into = [c for c, k in enumerate(deck) if k and c not in hand][:2]
+    for c_out, c_in in zip(out, into):
+        hand.remove(c_out)
+        hand.append(c_in)
+        deck[c_out] += 1
+        deck[c_in] -= 1
+    hand.sort()
+    return a, b
+
+
+def test_observation_hides_the_other_hand_and_face_down_orders() -> None:
+    st = scenario_state(table())
+    for label in ("Wolf Charge", "Troll Smash", "No order", "No regrouping order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    seen = st.observation(1)["players"][0]
+    assert seen["hand"] == 5 and seen["orders"] == ["face-down", "face-down", -1, -1]
+    mine = st.observation(0)["players"][0]
+    assert isinstance(mine["hand"], list) and mine["orders"][0] >= 0
+
+
+def test_redact_makes_states_that_differ_only_in_hidden_cards_identical() -> None:
+    a, b = _pair()
+    assert a.hand[1] != b.hand[1]
+    ta, tb = a.redact(0), b.redact(0)
+    assert a.observation(0) == b.observation(0)
+    assert (a.hand, a.deck, a.orders, a.actions) == (b.hand, b.deck, b.orders, b.actions)
+    a.restore(ta)
+    b.restore(tb)
+    assert a.hand[1] != b.hand[1]
+    assert a.check_invariants() == [] and b.check_invariants() == []
+
+
+def test_restore_undoes_redact_exactly() -> None:
+    rec = play_game(SPEC, model(), 2, 21, ["heuristic"])
+    from engine.core.driver import replay
+    st = replay(SPEC, model(), 2, rec.actions[:400])
+    before = st.fingerprint()
+    token = st.redact(0)
+    st.restore(token)
+    assert st.fingerprint() == before
+
+
+def test_resample_keeps_what_the_seat_sees() -> None:
+    st = scenario_state(table(p1={"hand": OTHER_HAND}))
+    for label in ("Wolf Charge", "Troll Smash", "No order", "No regrouping order", "Swarm", "Coiling"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    seen = st.observation(0)
+    rng = random.Random(4)
+    hidden_before = (list(st.hand[1]), list(st.orders[1]))
+    changed = False
+    for _ in range(10):
+        twin = st.clone()
+        twin.resample(0, rng)
+        assert twin.observation(0) == seen
+        assert twin.check_invariants() == []
+        changed |= (twin.hand[1], twin.orders[1]) != hidden_before
+    assert changed
+
+
+def _swap_hand_and_deck(st, seat: int) -> None:
+    """Change only hidden things: two cards of the hand trade places with two of the deck."""
+    hand, deck = st.hand[seat], st.deck[seat]
+    out = [c for c in hand if deck[c] == 0][:2]
+    into = [c for c, k in enumerate(deck) if k and c not in hand][:2]
+    for c_out, c_in in zip(out, into):
+        hand.remove(c_out)
+        hand.append(c_in)
+        deck[c_out] += 1
+        deck[c_in] -= 1
+    hand.sort()
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random", "search:8"])
+def test_no_peek_bots_choose_the_same_whatever_the_other_side_hides(bot: str) -> None:
+    """Seat 1 decides after seat 0's face-down orders: two tables that differ only in seat 0's
+    hand, deck and the cards it placed face down give seat 1's bot the same options and choice."""
+    choices, options, hidden = [], [], []
+    for variant in (0, 1):
+        st = scenario_state(table())
+        if variant:
+            _swap_hand_and_deck(st, 0)
+        for slot in range(4):
+            d = st.decision()
+            none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
+            st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+        hidden.append((list(st.hand[0]), list(st.orders[0])))
+        d = st.decision()
+        assert d.player == 1
+        name, _, budget = bot.partition(":")
+        seat_bot = SPEC.bots[name](1, random.Random(derive_seed(1, 2)), **({"budget": budget} if budget else {}))
+        token = st.redact(1)
+        try:
+            choices.append(seat_bot.choose(st, d))
+        finally:
+            st.restore(token)
+        options.append(d.options)
+    assert hidden[0][0] != hidden[1][0] and hidden[0][1] != hidden[1][1]
+    assert options[0] == options[1]
+    assert choices[0] == choices[1]
+
+
+def test_games_with_the_search_bot_finish() -> None:
+    rec = play_game(SPEC, model(), 2, 17, ["search:8", "heuristic"], check=True)
+    assert rec.error is None and rec.result is not None

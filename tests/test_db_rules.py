@@ -1,0 +1,156 @@
+"""Dice Battles rules, one test per rule: every rulebook scenario holds, plus the rules that need
+a look inside the state (draws, reshuffles, invariants, clones, armies)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core.driver import derive_seed, play_game, replay
+from engine.core.scenario import run_scenario
+from engine.dice_battles import SPEC
+from engine.dice_battles.armies import CUSTOM_VARIANTS, custom
+from engine.dice_battles.checks import army_problems
+from engine.dice_battles.model import SPACES
+from test_db_support import SCENARIOS, content, load_yaml, model, scenario_state, table
+
+FILES = sorted(SCENARIOS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_rulebook_scenario_holds(path: Path) -> None:
+    assert run_scenario(load_yaml(path), content(), SPEC, model()) == []
+
+
+def test_a_wrong_expectation_is_reported() -> None:
+    data = load_yaml(SCENARIOS / "die-to-the-hero.yaml")
+    data["steps"][-1]["expect"]["players.1.tiles.b1-hero.wounds"] = 3
+    assert any("expected 3" in f for f in run_scenario(data, content(), SPEC, model()))
+
+
+def _quiet_round(st) -> None:
+    """Both sides play orders that cannot be activated, so nobody rolls."""
+    for label in ("Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+                  "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+
+
+def test_played_cards_are_discarded_and_the_hand_drawn_back_to_seven() -> None:
+    st = scenario_state(table())
+    _quiet_round(st)
+    while st.decision() is not None and st.decision().player == -1:
+        st.apply(0)
+    assert [len(h) for h in st.hand] == [7, 7]
+    assert sum(st.discard[0]) == 2 and sum(st.discard[1]) == 2
+    assert st.check_invariants() == []
+
+
+def test_an_empty_deck_is_refilled_by_shuffling_the_discard_pile() -> None:
+    st = scenario_state(table())
+    p = 0
+    for c, k in enumerate(st.deck[p]):   # move the whole deck to the discard pile
+        st.discard[p][c] += k
+        st.deck[p][c] = 0
+    st.deck_size[p] = 0
+    _quiet_round(st)
+    while st.decision() is not None and st.decision().player == -1:
+        st.apply(0)
+    assert len(st.hand[p]) == 7 and st.stats["reshuffles"] == 1
+    assert st.check_invariants() == []
+
+
+def test_with_deck_and_discard_both_empty_the_hand_stays_short() -> None:
+    st = scenario_state(table())
+    p = 0
+    for c in range(len(st.deck[p])):     # cards gone from the game altogether (a test-only situation)
+        st.owned[p][c] -= st.deck[p][c]
+        st.deck[p][c] = 0
+    st.deck_size[p] = 0
+    for c in [st.model.card("goblin-spearmen-order").idx] * 2 + [st.model.card("goblin-archers-order").idx]:
+        st.hand[p].remove(c)
+        st.owned[p][c] -= 1
+    _quiet_round(st)
+    while st.decision() is not None and st.decision().player == -1:
+        st.apply(0)
+    # four cards left in the game: two kept in hand, two played, discarded and drawn again
+    assert len(st.hand[p]) == 4 and st.round == 2 and st.deck_size[p] == 0 and sum(st.discard[p]) == 0
+    assert st.check_invariants() == []
+
+
+def test_orders_and_reinforcements_are_secret_decisions_revealed_together() -> None:
+    st = scenario_state(table(p0={"reinforcements": ["goblin-mob"]}))
+    first = len(st.actions)
+    assert st.decision().secret
+    _quiet_round(st)
+    assert st.decision().secret and "reinforce" in st.decision().prompt
+    st.apply(0)
+    step, positions = st.reveals[-1]
+    assert positions == tuple(range(first, first + 9)) and step == first + 9
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_checked_games_keep_every_invariant_and_replay_identically(bot: str) -> None:
+    for i in range(12):
+        rec = play_game(SPEC, model(), 2, derive_seed(3, i), [bot], check=True)
+        assert rec.error is None, rec.error
+        assert rec.result.end_reason in ("two-heroes-lost", "round-limit")
+
+
+def test_invariants_catch_a_tile_in_two_places_and_a_lost_card() -> None:
+    st = scenario_state(table())
+    st.reinf[0].append(st.board[0][0][0])
+    st.hand[1].pop()
+    problems = "; ".join(st.check_invariants())
+    assert "in 2 places" in problems and "created or lost" in problems
+
+
+def test_invariants_catch_two_poison_dice_and_wounds_above_morale() -> None:
+    st = scenario_state(table())
+    uid = st.board[0][0][0]
+    st.poison[uid] = 2
+    st.wounds[uid] = 5
+    problems = "; ".join(st.check_invariants())
+    assert "2 poison" in problems and "5 wounds on 2 morale" in problems
+
+
+def test_a_clone_copies_plain_data_and_plays_on_independently() -> None:
+    rec = play_game(SPEC, model(), 2, 5, ["heuristic"])
+    st = replay(SPEC, model(), 2, rec.actions[: len(rec.actions) // 2])
+    twin = st.clone()
+    assert twin.fingerprint() == st.fingerprint()
+    before = st.fingerprint()
+    while twin.decision() is not None:
+        twin.apply(0)
+    assert st.fingerprint() == before and twin.is_over()
+
+
+def test_a_clone_does_not_replay_the_log() -> None:
+    st = replay(SPEC, model(), 2, play_game(SPEC, model(), 2, 9, ["heuristic"]).actions[:300])
+    st.actions[0] = 10_000          # a replay from this log would fail at once
+    assert st.clone().fingerprint()[1:] == st.fingerprint()[1:]
+
+
+def test_custom_armies_keep_the_army_rules() -> None:
+    m = model()
+    units = {u["id"]: u for u in content()["unit"]}
+    rules = content()["army-rules"][0]
+    for faction in m.factions:
+        for k in range(CUSTOM_VARIANTS):
+            sheet = custom(m, faction, k)
+            army = {"faction": faction,
+                    "battalions": [{s: m.units[u].id for s, u in zip(SPACES, b)} for b in sheet.battalions],
+                    "reinforcements": [m.units[u].id for u in sheet.reinforcements]}
+            assert army_problems(army, units, rules, m.setup_reinforcements_max) == [], (faction, k)
+
+
+def test_armies_can_be_fixed_by_options() -> None:
+    st = SPEC.new_state(model(), 2, {"armies": ["wolf-pack", "custom:serpent-children"]})
+    while st.decision().player == -1 and st.phase == "army":
+        st.apply(0)
+    assert st.sheet_ids == ["wolf-pack", "custom-army"] and st.factions == ["goblins", "serpent-children"]
+
+
+def test_dice_battles_is_for_two_players() -> None:
+    with pytest.raises(ValueError):
+        SPEC.new_state(model(), 3, {})
