@@ -1,0 +1,41 @@
+"""Dice Battles print-and-play: the real command writes a PDF whose pages carry every printed kind,
+with power text rendered from the same effects the engine plays."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+
+from test_db_support import ROOT, content
+
+
+def _pdf(tmp_path: Path) -> pypdf.PdfReader:
+    out = tmp_path / "db.pdf"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "pnp", "dice-battles", "-o", str(out)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 errors, 0 warnings" in run.stdout + run.stderr
+    return pypdf.PdfReader(str(out))
+
+
+def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(tmp_path: Path) -> None:
+    reader = _pdf(tmp_path)
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    for kind in ("· unit ·", "· order-card ·", "· army ·", "· battalion-board ·", "· zones-board ·"):
+        assert kind in text, kind
+    for unit in content()["unit"]:
+        assert unit["name"].split()[0] in text
+    for army in content()["army"]:
+        assert army["name"] in text
+    # powers come from the effects: the v2.0 powers print their names and their templated sentence
+    assert "Goblins Frenzy" in text and "Global Heal" in text
+    assert "goblin or serpent-child units" in text.replace("\n", " ")
+
+
+def test_every_order_card_is_printed_once_per_copy(tmp_path: Path) -> None:
+    reader = _pdf(tmp_path)
+    text = " ".join(" ".join(p.extract_text() for p in reader.pages if "· order-card ·" in p.extract_text()).split())
+    for card in content()["order-card"]:
+        assert text.count(card["name"]) >= card.get("quantity", 1), card["id"]
