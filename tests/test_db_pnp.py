@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
-
 import pypdf
+import pytest
 
 from test_db_support import ROOT, content
 
 
-def _pdf(tmp_path: Path) -> pypdf.PdfReader:
-    out = tmp_path / "db.pdf"
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> pypdf.PdfReader:
+    """One real `hordekit pnp` run for the module, read back with pypdf."""
+    out = tmp_path_factory.mktemp("pnp") / "db.pdf"
     run = subprocess.run([sys.executable, "-m", "toolkit", "pnp", "dice-battles", "-o", str(out)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -20,8 +21,7 @@ def _pdf(tmp_path: Path) -> pypdf.PdfReader:
     return pypdf.PdfReader(str(out))
 
 
-def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(tmp_path: Path) -> None:
-    reader = _pdf(tmp_path)
+def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(reader: pypdf.PdfReader) -> None:
     text = "\n".join(p.extract_text() for p in reader.pages)
     for kind in ("· unit ·", "· order-card ·", "· army ·", "· battalion-board ·", "· zones-board ·"):
         assert kind in text, kind
@@ -34,8 +34,7 @@ def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(tmp_path: Path)
     assert "goblin or serpent-child units" in text.replace("\n", " ")
 
 
-def test_every_order_card_is_printed_once_per_copy(tmp_path: Path) -> None:
-    reader = _pdf(tmp_path)
+def test_every_order_card_is_printed_once_per_copy(reader: pypdf.PdfReader) -> None:
     text = " ".join(" ".join(p.extract_text() for p in reader.pages if "· order-card ·" in p.extract_text()).split())
     for card in content()["order-card"]:
         assert text.count(card["name"]) >= card.get("quantity", 1), card["id"]
