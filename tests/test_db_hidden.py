@@ -17,15 +17,7 @@ OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "ve
 def _pair():
     """Two tables that differ only in which of seat 1's cards are in its hand and which in its deck."""
     a, b = scenario_state(table()), scenario_state(table())
-    hand, deck = b.hand[1], b.deck[1]
-    out = [c for c in hand if deck[c] == 0][:2]
-    into = [c for c, k in enumerate(deck) if k and c not in hand][:2]
-    for c_out, c_in in zip(out, into):
-        hand.remove(c_out)
-        hand.append(c_in)
-        deck[c_out] += 1
-        deck[c_in] -= 1
-    hand.sort()
+    _swap_hand_and_deck(b, 1)
     return a, b
 
 

@@ -54,22 +54,13 @@ def _remove_dice(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp:
     return eff.amount if opp is not None and opp.cls in eff.classes else 0
 
 
-def _heal(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
-    """Heal (v2.0): one poison or wound die off each unit of the battalion (poison first)."""
-    healed = 0
-    for uid in st.board[seat][b]:
-        if uid >= 0:
-            healed += st.heal_unit(uid, 1)
-    return healed
+def _heal_each(most: int) -> Callable[..., int]:
+    """A heal that takes up to `most` dice (poison first) off each tile of the battalion."""
 
+    def heal(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
+        return sum(st.heal_unit(uid, most) for uid in st.board[seat][b] if uid >= 0)
 
-def _global_heal(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
-    """Global Heal (v2.0): every poison and wound die off each unit of the battalion."""
-    healed = 0
-    for uid in st.board[seat][b]:
-        if uid >= 0:
-            healed += st.heal_unit(uid, 99)
-    return healed
+    return heal
 
 
 def _flag(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
@@ -81,8 +72,8 @@ HANDLERS: dict[str, Handler] = {
     "extra-dice": Handler("offensive", _extra_dice),
     "dice-per-unit": Handler("offensive", _dice_per_unit),
     "remove-dice": Handler("defensive", _remove_dice),
-    "heal": Handler("support", _heal),
-    "global-heal": Handler("support", _global_heal),
+    "heal": Handler("support", _heal_each(1)),          # Heal (v2.0): one die off each tile
+    "global-heal": Handler("support", _heal_each(99)),  # Global Heal (v2.0): every die off each tile
     "cancel-powers": Handler("support", _flag),
     "ignore-armour": Handler("support", _flag),
 }
