@@ -39,6 +39,7 @@ SPEC = GameSpec(
     information="imperfect",
     simultaneous=True,
     evaluate=evaluate,
+    playout_bot="heuristic",
     scenario_state=scenario_state,
     probe=probe,
 )
