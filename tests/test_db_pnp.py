@@ -31,7 +31,7 @@ def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(reader: pypdf.P
         assert army["name"] in text
     # powers come from the effects: the v2.0 powers print their names and their templated sentence
     assert "Goblins Frenzy" in text and "Global Heal" in text
-    assert "goblin or serpent-child units" in text.replace("\n", " ")
+    assert "goblin or serpent-child units in this battalion" in " ".join(text.split())
 
 
 def test_every_order_card_is_printed_once_per_copy(reader: pypdf.PdfReader) -> None:
