@@ -117,3 +117,25 @@ def test_no_peek_bots_choose_the_same_whatever_the_other_side_hides(bot: str) ->
 def test_games_with_the_search_bot_finish() -> None:
     rec = play_game(SPEC, model(), 2, 17, ["search:8", "heuristic"], check=True)
     assert rec.error is None and rec.result is not None
+
+
+def test_how_many_reinforcement_choices_a_seat_makes_does_not_reveal_them() -> None:
+    """A seat with one reserve tile and two battalions to fill is asked about both, whether it sent
+    the tile to the first or not: the other seat, counting the choices, learns nothing."""
+    counts = []
+    for first in ("No reinforcement", "Frenzied Mob"):
+        st = scenario_state(table(p0={"reinforcements": ["goblin-mob"],
+                                      "battalions": [{"fc": "shield-goblins", "rl": "goblin-archers",
+                                                      "hero": "warboss-grukk"},
+                                                     {"fl": "goblin-spearmen", "hero": "troll-tamer"}]}))
+        for label in ("Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+                      "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"):
+            d = st.decision()
+            st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+        asked = 0
+        while st.decision().player == 0:
+            d = st.decision()
+            asked += 1
+            st.apply(next(i for i, o in enumerate(d.options) if o.startswith(first)) if asked == 1 else 0)
+        counts.append(asked)
+    assert counts == [2, 2]

@@ -319,13 +319,14 @@ class DBState:
         return False
 
     # --- step 2: reinforcements, sent by both players without seeing the other's (online edition)
-    def reinforcement_moves(self, p: int, b: int) -> list[tuple[int, int, int]]:
+    def reinforcement_moves(self, p: int, b: int, secret: bool = True) -> list[tuple[int, int, int]]:
         """(battalion, tile, space) moves open to seat p for battalion b: one tile per battalion,
-        only to an empty space its tile shows."""
+        only to an empty space its tile shows; with `secret=False`, as if no tile had been sent
+        yet this round (what the other seat can tell)."""
         st = self.status(p, b)
         if st == "defeated" or (st == "idle" and self.model.reinforce_active_only):
             return []
-        used = {uid for _, uid, _ in self.pend[p]}
+        used = {uid for _, uid, _ in self.pend[p]} if secret else set()
         empty = [s for s in range(HERO) if self.board[p][b][s] < 0]
         out, seen = [], set()
         units = self.model.units
@@ -344,10 +345,12 @@ class DBState:
             if self.slot >= 3:
                 self.seat, self.slot = self.seat + 1, 0
                 continue
-            moves = self.reinforcement_moves(p, self.slot)
-            if not moves:
+            # Whether a seat is asked depends only on the open table, never on the tiles it has
+            # already sent face down (the other seat sees how many choices it makes).
+            if not self.reinforcement_moves(p, self.slot, secret=False):
                 self.slot += 1
                 continue
+            moves = self.reinforcement_moves(p, self.slot)
             labels = [NO_REINFORCEMENT] + [f"{m.units[self.utype[uid]].name} to {m.space_names[s].lower()}"
                                            for _, uid, s in moves]
             self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
