@@ -21,10 +21,14 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> pypdf.PdfReader:
     return pypdf.PdfReader(str(out))
 
 
-def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(reader: pypdf.PdfReader) -> None:
+def test_print_and_play_holds_tiles_cards_army_sheets_and_the_battle_mat(reader: pypdf.PdfReader) -> None:
     text = "\n".join(p.extract_text() for p in reader.pages)
-    for kind in ("· unit ·", "· order-card ·", "· army ·", "· battalion-board ·", "· zones-board ·"):
+    for kind in ("· unit ·", "· order-card ·", "· army ·", "· Battle mat (one player), sheet"):
         assert kind in text, kind
+    # the mat names its battalions and zones from the battle-mat data; die faces are icons
+    for words in ("First battalion", "Third battalion", "Units fleeing", "Reinforcements", "Order deck",
+                  "Regrouping order", "[face-1]", "[face-6]"):
+        assert words in text, words
     for unit in content()["unit"]:
         assert unit["name"].split()[0] in text
     for army in content()["army"]:
@@ -32,6 +36,8 @@ def test_print_and_play_holds_tiles_cards_army_sheets_and_boards(reader: pypdf.P
     # powers come from the effects: the v2.0 powers print their names and their templated sentence
     assert "Goblins Frenzy" in text and "Global Heal" in text
     assert "goblin or serpent-child units in this battalion" in " ".join(text.split())
+    # attack dice print in their colour: one die icon per die, named after the colour
+    assert "[crushing-die][crushing-die][crushing-die]" in text.replace(" ", "")
 
 
 def test_every_order_card_is_printed_once_per_copy(reader: pypdf.PdfReader) -> None:
