@@ -65,6 +65,8 @@ def check_game(game_dir: Path) -> LoadedGame:
     clean = {k: [(f, doc) for f, doc in files if display(f) not in broken] for k, files in docs.items()}
     _check_counts(game, out, manifest_name, {k for k, files in docs.items() if len(clean[k]) < len(files)})
     _check_effects(game, clean, out)
+    if not any(d.severity.value == "error" for d in out.diagnostics):
+        _check_game_rules(game, docs, out)
     out.diagnostics.sort(key=Diagnostic.sort_key)
     return out
 
@@ -204,3 +206,38 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                     out.diagnostics.append(error(
                         "HK303", f"effect kind '{kind}' has no text template in {display(game.templates_dir / 'text.yaml')}",
                         display(f), pos.line, pos.col, "every effect needs a printed sentence"))
+
+
+def _check_game_rules(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
+    """The game's own content rules (GameSpec.check_content), each problem at its file:line:col."""
+    spec = rules_spec(game)
+    check = getattr(spec, "check_content", None) if spec is not None else None
+    if check is None:
+        return
+    where: dict[tuple[str, int], tuple[Path, LoadedYaml, int]] = {}
+    for kind, files in docs.items():
+        n = 0
+        for f, doc in files:
+            items = doc.data.get("items") if isinstance(doc.data, dict) else None
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict):
+                    where[(kind, n)] = (f, doc, i)
+                    n += 1
+    try:
+        problems = check(spec.model_content(out.data))
+    except Exception as exc:  # a rules module's own bug must not hide the content's problems
+        pos = game.manifest.pos(("rules",))
+        out.diagnostics.append(warning("HK309", f"the rules' content check failed: {type(exc).__name__}: {exc}",
+                                       display(game.manifest_file), pos.line, pos.col,
+                                       "a bug in the rules module; its own content rules were not checked"))
+        return
+    for p in problems:
+        found = where.get((str(p.kind), int(p.index)))
+        if found is None:
+            name, line, col = display(game.manifest_file), 1, 1
+        else:
+            f, doc, i = found
+            pos = doc.pos(("items", i) + tuple(p.path))
+            name, line, col = display(f), pos.line, pos.col
+        out.diagnostics.append(error("HK309", str(p.message), name, line, col, str(getattr(p, "hint", "") or "")))
+    out.diagnostics.sort(key=Diagnostic.sort_key)

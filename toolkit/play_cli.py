@@ -34,6 +34,12 @@ def load_playable(name: str) -> tuple[Any, Any]:
     except (ImportError, LookupError) as exc:
         typer.echo(f"{name}: rules module {loaded.game.rules} is not available ({exc})", err=True)
         raise typer.Exit(1)
+    try:  # the rules may refuse content the schemas accept: say so here, not in a worker
+        spec.build_model(loaded.data)
+    except (ValueError, KeyError, TypeError, LookupError) as exc:
+        typer.echo(f"{name}: the rules {loaded.game.rules} refuse this content: {exc}", err=True)
+        typer.echo("run `hordekit validate` for the places to fix", err=True)
+        raise typer.Exit(1)
     return loaded, spec
 
 

@@ -111,6 +111,10 @@ class GameSpec:
       then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
     - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
       search bot to score truncated rollouts.
+    - `check_content(content)`: optional game rules on content that JSON Schema cannot express
+      (an army's points, a card per unit); returns problems with `kind`, `index` (the item's
+      position within its kind), `path` (keys inside the item), `message` and `hint`, which
+      `hordekit validate` reports at file:line:col (HK309).
     - `playout_bot`: optional name of one of the game's bots that plays the search bot's
       playouts instead of random moves (stronger playouts, slower ones).
     - `bots`: the game's own bots; "random" and "search" exist for every game (engine.core).
@@ -132,6 +136,7 @@ class GameSpec:
     simultaneous: bool = False
     evaluate: Callable[[State], list[float]] | None = None
     playout_bot: str | None = None
+    check_content: Callable[[dict[str, list[dict]]], list[Any]] | None = None
     scenario_state: Callable[[Any, int, dict], State] | None = None
     probe: Callable[[State], dict[str, Any]] | None = None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.core.api import GameSpec
+from engine.dice_battles.checks import content_problems
 from engine.dice_battles.bots import HeuristicBot, evaluate
 from engine.dice_battles.effects import EFFECT_KINDS
 from engine.dice_battles.model import Model, build_model
@@ -40,6 +41,7 @@ SPEC = GameSpec(
     simultaneous=True,
     evaluate=evaluate,
     playout_bot="heuristic",
+    check_content=content_problems,
     scenario_state=scenario_state,
     probe=probe,
 )
