@@ -69,8 +69,9 @@ def test_steam_pays_a_whole_cost_and_never_mixes_with_dice() -> None:
 def test_locked_dice_cannot_be_kept_rerolled_or_reused() -> None:
     fails = _scenario({"phase": "dice", "players": [{"party": ["sergeant", "shieldbearer"]}]},
                       [{"roll": [2, 2, 5, 1, 6]}, {"choose": "Activate Sergeant with 2 2"}],
-                      {"locked": [2, 2], "decision": {"options_exclude": ["Activate Shieldbearer", "Keep die 1",
-                                                                          "Keep die 2"],
+                      {"locked": [2, 2], "decision": {"options_exclude": ["Activate Shieldbearer with 2 2",
+                                                                          "Activate Shieldbearer with 2 (cost reduced by 1)",
+                                                                          "Keep die 1 (2)", "Keep die 2 (2)"],
                                                       "options_include": ["Keep die 3 (5)"]}})
     assert fails == []
 

@@ -28,8 +28,15 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
             return [f"{name}: game {spec.id} does not support scenarios"]
         if model is None:
             model = spec.build_model(content)
-        players = int(scenario.get("players", spec.min_players))
-        state = spec.scenario_state(model, players, dict(scenario.get("setup") or {}))
+        players = scenario.get("players", spec.min_players)
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not spec.min_players <= players <= spec.max_players:
+            return [f"{name}: players is {players!r}, but {spec.id} is for "
+                    f"{spec.min_players} to {spec.max_players} players"]
+        if "setup" in scenario:
+            state = spec.scenario_state(model, players, dict(scenario.get("setup") or {}))
+        else:   # the game's standard setup; its chance events are the script's first steps
+            state = spec.new_state(model, players, dict(scenario.get("options") or {}))
     except Exception as exc:
         return [f"{name}: cannot build the starting situation: {type(exc).__name__}: {exc}"]
     rng = random.Random(derive_seed(int(scenario.get("seed", 0)), 0))
@@ -160,12 +167,34 @@ def _check_decision(d: Decision | None, want: Any, where: str) -> list[str]:
     if "options" in want and list(d.options) != list(want["options"]):
         out.append(f"{where}: options are {list(d.options)}, expected {want['options']}")
     for label in want.get("options_include", []):
-        if isinstance(match_option(d, label), str):
+        found = _whole_label(d, label)
+        if isinstance(found, str):
+            out.append(f"{where}: {found}")
+        elif not found:
             out.append(f"{where}: no option '{label}' in {list(d.options)}")
     for label in want.get("options_exclude", []):
-        if not isinstance(match_option(d, label), str):
+        found = _whole_label(d, label)
+        if isinstance(found, str):
+            out.append(f"{where}: {found}")
+        elif found:
             out.append(f"{where}: option '{label}' should not be offered")
     return out
+
+
+def _whole_label(d: Decision, label: Any) -> bool | str:
+    """Whether `label` is one of the options, compared as a whole label. A fragment that only
+    begins some options is an error in the scenario (it would say nothing about which one)."""
+    text = str(label)
+    if text in d.options:
+        return True
+    low = text.lower()
+    part = [o for o in d.options if o.lower().startswith(low)]
+    if part:
+        hint = (" (a label with a comma: write the list one label per line, see docs/scenarios.md)"
+                if any("," in o[len(text):] for o in part) else "")
+        return (f"'{text}' is only the start of {len(part)} option(s) ({'; '.join(part[:10])}): "
+                f"options_include and options_exclude name whole labels{hint}")
+    return False
 
 
 def _lookup(data: Any, path: str) -> tuple[bool, Any]:

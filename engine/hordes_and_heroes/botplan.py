@@ -299,7 +299,7 @@ class Planner:
                 p_steam = steam / f.steam_cost
                 if p_steam > 1.0:
                     p_steam = 1.0
-                steam -= p_steam * f.steam_cost
+                steam -= p_steam * steam      # paying spends all the steam
             need = f.xn
             if need:
                 if disc_p and need >= 2 and not f.disc:

@@ -216,9 +216,11 @@ def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
             for face, n in f.faces:
                 c[face] -= n
         elif pay[0] == "steam":
-            steam -= pay[2]
+            steam = 0          # steam pays one hero; the rest is lost
         if pay[3]:
-            d = 0
+            rest_disc = list(st.discounts)
+            rest_disc.remove(pay[3])
+            d = max(rest_disc) if rest_disc else 0
         r = recs[id(h)]
         f = r[0]
         if f.disc:
@@ -271,7 +273,7 @@ def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, 
         f = recs[id(pick)][0]
         kind = pick_pay[0]
         if kind == "steam":
-            steam -= f.steam_cost
+            steam = 0
         elif kind == "free":
             disc = 0
         elif kind == "dice":

@@ -50,4 +50,9 @@ def probe(st: Any) -> dict[str, Any]:
         "vanguard": stacks[-1]["top"] if stacks else None,
         "deck_size": st.deck_size, "discard": [deck[i].id for i, c in enumerate(st.discard_counts) for _ in range(c)],
         "town_left": sum(st.town_counts), "treasures_left": sum(st.treasure_counts),
+        "reductions": list(st.discounts),
+        "treasure_box": [trs[t].id for t in st.box],
+        "treasure_discard": [trs[t].id for t in st.treasure_discard],
+        "stack_count": len(st.line),
+        "start_player": st.start_player,
     }

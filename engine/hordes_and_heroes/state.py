@@ -371,18 +371,22 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ 2A. roll step
     def payments(self, h: PartyHero, counts: list[int]) -> list[tuple]:
-        """Legal ways to pay a hero's activation cost with the free dice `counts` or steam."""
+        """Legal ways to pay a hero's activation cost with the free dice `counts` or steam.
+
+        A pending cost reduction is the player's to use or keep: a set-of-X hero is offered at its
+        full cost and once per distinct reduction waiting, so the player decides which hero it
+        goes to (rulebook: a reducer "can" reduce another hero's cost)."""
         c: DeckCard = self.model.deck[h.card]
         out: list[tuple] = []
         if c.xn:
-            disc = max(self.discounts) if self.discounts else 0
-            need = c.xn - disc
-            if need <= 0:
-                out.append(("free", 0, 0, disc))
-            else:
-                for f in range(1, 7):
-                    if counts[f] >= need:
-                        out.append(("dice", f, need, disc))
+            for disc in [0] + sorted(set(self.discounts), reverse=True):
+                need = c.xn - disc
+                if need <= 0:
+                    out.append(("free", 0, 0, disc))
+                else:
+                    for f in range(1, 7):
+                        if counts[f] >= need:
+                            out.append(("dice", f, need, disc))
         else:
             ec = c.exact_counts
             for f in range(1, 7):
@@ -395,7 +399,7 @@ class HHState(SequentialState):
         return out
 
     def pay_label(self, card: int, pay: tuple) -> str:
-        key = (card, pay[0], pay[1], pay[2])
+        key = (card,) + tuple(pay)
         label = self._labels.get(key)
         if label is None:
             c = self.model.deck[card]
@@ -407,7 +411,9 @@ class HHState(SequentialState):
             elif kind == "steam":
                 how = f"with {pay[2]} steam"
             else:
-                how = "for free (cost reduced)"
+                how = "for free"
+            if pay[3]:
+                how += f" (cost reduced by {pay[3]})"
             label = self._labels[key] = f"Activate {c.name} {how}"
         return label
 
@@ -479,7 +485,7 @@ class HHState(SequentialState):
                         for f in deck[h.card].exact:
                             self.lock_dice(f, 1)
                     elif pay[0] == "steam":
-                        self.steam -= pay[2]
+                        self.steam = 0   # steam pays one hero; what is left over is lost
                     yield from self.activate(seat, h)
                 elif kind == "keep":
                     kept[move[1]] = True
