@@ -407,7 +407,7 @@ def test_oracles_shift_a_missed_roll_into_a_hit() -> None:
                                  "units": {"c3": {"army": 1}, "h8": {"settlement": 1}}}],
                     "hordes": {"c3": "storm-giant-lord"}})
     roll(st, 8)
-    choose(st, "Oracles: +1")
+    choose(st, "Oracles: +1 (makes 9)")
     roll(st, 1)
     assert st.horde_spaces() == [] and st.res[0][4] == 0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from engine.core.api import Decision
+from engine.core.api import CHANCE, Decision
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -44,38 +44,63 @@ class BattleMixin:
         return self.model.units["castle"].hits + self.mods[p].castle_hits + extra
 
     # ------------------------------------------------------------------ dice
+    # Divination and Oracles change "a target die roll": any roll made for `p` or against `p`'s
+    # units - battle, raid and player-versus-player rolls, long-range attacks, battle-start and
+    # battle-spell rolls, the event roll and an event's dice. `adjust` serves rolls that hit or
+    # miss a number; `adjust_any` rolls whose every face means something (events, amounts).
     def adjust(self: "KState", p: int, v: int, need: int, want_high: bool) -> Gen:
         """Offer `p`'s roll-changing spells when the die just went against them and a change helps."""
-        if (v >= need) == want_high:
+        if not self.mods[p].adjust or (v >= need) == want_high:
             return v
-        labels, moves = [], []
+        moves = [(ai, nv) for ai, nv in self._adjustments(p, v, 10)
+                 if nv == 0 or (nv >= need) == want_high]
+        return (yield from self._offer_adjust(p, v, 10, moves, "adjust", f"Change the roll of {v}?"))
+
+    def adjust_any(self: "KState", p: int, v: int, sides: int, what: str) -> Gen:
+        """Offer `p`'s roll-changing spells on a roll where any face may be worth changing."""
+        if not self.mods[p].adjust:
+            return v
+        moves = self._adjustments(p, v, sides)
+        return (yield from self._offer_adjust(p, v, sides, moves, "adjust-" + what,
+                                              f"Change the {what} roll of {v}?"))
+
+    def _adjustments(self: "KState", p: int, v: int, sides: int) -> list[tuple[int, int]]:
+        """(ability, new value) for each usable change of the roll `v`; new value 0 = reroll."""
+        out: list[tuple[int, int]] = []
         for ai in self.mods[p].adjust:
             a = self.model.abilities[ai]
             if self.uses_left(p, a) <= 0 or not self.can_pay(p, a.cost):
                 continue
             e = next(x for x in a.effects if x.kind == "adjust-roll")
             if e.get("action") == "reroll":
-                labels.append(f"{a.name}: reroll")
-                moves.append((ai, 0))
+                out.append((ai, 0))
             else:
                 amt = int(e.get("amount", 1))
-                nv = v + amt if want_high else v - amt
-                if 1 <= nv <= 10 and (nv >= need) == want_high:
-                    labels.append(f"{a.name}: {'+' if want_high else '-'}{amt}")
-                    moves.append((ai, nv))
-        if not labels:
+                for nv in (v + amt, v - amt):
+                    if 1 <= nv <= sides:
+                        out.append((ai, nv))
+        return out
+
+    def _offer_adjust(self: "KState", p: int, v: int, sides: int, moves: list[tuple[int, int]],
+                      kind: str, prompt: str) -> Gen:
+        if not moves:
             return v
+        names = self.model.abilities
+        labels = [f"{names[ai].name}: reroll" if nv == 0 else f"{names[ai].name}: {nv - v:+d} (makes {nv})"
+                  for ai, nv in moves]
         labels.append("Keep the roll")
-        moves.append((-1, v))
-        k = yield self.ask(p, "adjust", f"Change the roll of {v}?", labels, moves)
+        moves = moves + [(-1, v)]
+        k = yield self.ask(p, kind, prompt, labels, moves)
         ai, nv = moves[k]
         if ai < 0:
             return v
-        a = self.model.abilities[ai]
+        a = names[ai]
         self.pay(p, a.cost)
         self.note_use(p, a)
         if nv == 0:
-            return (yield self.d10("Reroll (d10)")) + 1
+            d = self.d10("Reroll (d10)") if sides == 10 else Decision(CHANCE, f"Reroll (d{sides})",
+                                                                                tuple(str(i) for i in range(1, sides + 1)))
+            return (yield d) + 1
         return nv
 
     # ------------------------------------------------------------------ horde battles
@@ -108,9 +133,12 @@ class BattleMixin:
         if self.arm[sp] and mods.battle_start:
             for ai, rolls, hit_on, with_mods in mods.battle_start:
                 self.use_used[ai][p] += 1
+                need_start = hit_on - (bonus["army"][0] if with_mods else 0) + hdef
                 for _ in range(rolls):
                     v = (yield d_army) + 1
-                    if v + (bonus["army"][0] if with_mods else 0) - hdef >= hit_on and self.hits[sp] > 0:
+                    if adjusting:
+                        v = yield from self.adjust(p, v, need_start, True)
+                    if v >= need_start and self.hits[sp] > 0:
                         self.hits[sp] -= 1
                         self.hit_free += 1
             if self.hits[sp] <= 0:
@@ -162,9 +190,10 @@ class BattleMixin:
                         continue
                 if target == "castle":
                     cdmg += 1
+                    self.castle_dmg[sp] = cdmg
                     if cdmg < chits:
                         continue
-                    cdmg = 0
+                    cdmg = self.castle_dmg[sp] = 0
                 left[target] -= 1
                 kills[target] += 1
             # losses on both sides
@@ -174,12 +203,13 @@ class BattleMixin:
             lost = self.remove_units(p, sp, kills)
             destroyed += lost
             army_lost += kills["army"]
+        self.castle_dmg[sp] = 0      # damage on a castle lasts one battle
         if self.hits[sp] <= 0:
             yield from self._horde_beaten(sp, p, army_lost)
         else:
             regen = m.rules["battle"]["undead-regeneration"]
             if destroyed and vs == ("humanoid", "undead", "monster").index(regen["horde-type"]):
-                add = min(destroyed * int(regen["hits-per-unit-destroyed"]), self.hit_free)
+                add = self.from_supply("hit", self.hit_free, destroyed * int(regen["hits-per-unit-destroyed"]))
                 self.hits[sp] += add
                 self.hit_free -= add
                 self.stats["horde_regenerated"] += add
@@ -222,7 +252,7 @@ class BattleMixin:
         rally = min(self.mods[p].rally, army_lost)
         if rally and self.owner[sp] == p:
             room = self.mods[p].stack_limit - self.arm[sp]
-            give = min(rally, room, self.model.colour_supply["army"] - self.n_arm[p])
+            give = min(rally, room, self.colour_room(p, "army"))
             if give > 0:
                 self.add_unit(p, sp, "army", give)
                 for ai in self.abil[p]:
@@ -292,9 +322,11 @@ class BattleMixin:
             e = next(x for x in a.effects if x.kind == "extra-attack")
             bonus = self.unit_bonus(p, "army", self.model.hordes[self.horde[sp]].type, "attack", sp)[0] \
                 if e.get("army-modifiers") else 0
+            need = int(e.get("hit-on")) - bonus + hdef
             for _ in range(int(e.get("rolls"))):
                 v = (yield self.d10(f"Roll d10: {a.name}")) + 1
-                if v + bonus - hdef >= int(e.get("hit-on")):
+                v = yield from self.adjust(p, v, need, True)
+                if v >= need:
                     hits += 1
 
     # ------------------------------------------------------------------ long-range attacks
@@ -305,9 +337,11 @@ class BattleMixin:
         rolls = self.hits[sp] if e.get("targets-all-units") else 1
         scored = 0
         d = self.d10("Roll d10: long-range attack")
+        need = int(e.get("hit-on")) - int(e.get("roll-bonus", 0)) + hdef
         for _ in range(rolls):
             v = (yield d) + 1
-            if v + int(e.get("roll-bonus", 0)) - hdef >= int(e.get("hit-on")):
+            v = yield from self.adjust(p, v, need, True)
+            if v >= need:
                 scored += 1
         self.stats["long_range_hits"] += scored
         take = min(scored, self.hits[sp])
@@ -345,6 +379,8 @@ class BattleMixin:
             for u in ("army", "settlement", "castle"):
                 for _ in range(present[u]):
                     v = (yield die) + 1
+                    v = yield from self.adjust(d, v, d_need[u], True)
+                    v = yield from self.adjust(a, v, d_need[u], False)
                     if v >= d_need[u]:
                         kills_a += 1
             left = dict(present)
@@ -355,6 +391,8 @@ class BattleMixin:
                 if target is None:
                     break
                 v = (yield die) + 1
+                v = yield from self.adjust(a, v, a_need[target], True)
+                v = yield from self.adjust(d, v, a_need[target], False)
                 if v < a_need[target]:
                     continue
                 if target == "castle":

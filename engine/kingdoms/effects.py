@@ -77,7 +77,7 @@ class GainResource(Kind):
         amount = int(e.get("amount"))
         dice = e.get("dice")
         if dice:
-            amount = yield from st.roll_sum(amount, int(str(dice)[1:]))
+            amount = yield from st.roll_sum(amount, int(str(dice)[1:]), seat)
         r = e.get("resource")
         if r == "any":
             for _ in range(amount):

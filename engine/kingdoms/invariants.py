@@ -61,26 +61,27 @@ def check(st: "KState") -> list[str]:
             hits_on_board += st.hits[sp]
         elif st.hits[sp]:
             out.append(f"{lab[sp]}: hit counters without a horde")
-    if hits_on_board + st.hit_free != m.supply["hit"] or st.hit_free < 0:
+    lim = st.limited     # without the physical-supply variant a supply may run below zero
+    if hits_on_board + st.hit_free != m.supply["hit"] or (lim and st.hit_free < 0):
         out.append(f"hit counters: {hits_on_board} on the board + {st.hit_free} free != {m.supply['hit']}")
     for p in range(n):
         if (arm[p], sett[p], cast[p], tow[p]) != (st.n_arm[p], st.n_set[p], st.n_cast[p], st.n_tow[p]):
             out.append(f"player {p + 1}: unit counts out of step with the board")
-        if arm[p] > m.colour_supply["army"] or sett[p] > m.colour_supply["settlement"]:
+        if lim and (arm[p] > m.colour_supply["army"] or sett[p] > m.colour_supply["settlement"]):
             out.append(f"player {p + 1}: more armies or settlements than the colour set has")
         if min(st.res[p]) < 0:
             out.append(f"player {p + 1}: negative resources {st.res[p]}")
         if st.vt[p] < 0:
             out.append(f"player {p + 1}: negative victory tokens")
-    if sum(cast) + st.castle_free != m.supply["castle"] or st.castle_free < 0:
+    if sum(cast) + st.castle_free != m.supply["castle"] or (lim and st.castle_free < 0):
         out.append("castle markers not conserved")
-    if sum(tow) + st.tower_free != m.supply["tower"] or st.tower_free < 0:
+    if sum(tow) + st.tower_free != m.supply["tower"] or (lim and st.tower_free < 0):
         out.append("wizard tower markers not conserved")
-    if sum(st.vt) + st.vt_free != m.supply["victory"] or st.vt_free < 0:
+    if sum(st.vt) + st.vt_free != m.supply["victory"] or (lim and st.vt_free < 0):
         out.append("victory tokens not conserved")
     for r, name in enumerate(m.resources):
         held = sum(st.res[p][r] for p in range(n))
-        if held + st.chit_free[r] != m.supply.get("chit-" + name, 40) or st.chit_free[r] < 0:
+        if held + st.chit_free[r] != m.supply.get("chit-" + name, 40) or (lim and st.chit_free[r] < 0):
             out.append(f"{name} chits not conserved")
     for p, over in enumerate(st.cap_broken):
         if over:

@@ -54,7 +54,7 @@ class RoundMixin:
         return b.at(c, r)
 
     def place_horde(self: "KState", h: int, sp: int) -> bool:
-        hits = min(self.model.hordes[h].hits + self.spawn_hits[sp], self.hit_free)
+        hits = self.from_supply("hit", self.hit_free, self.model.hordes[h].hits + self.spawn_hits[sp])
         if hits <= 0:
             self.pool[h] = True
             return False
@@ -258,7 +258,7 @@ class RoundMixin:
                 sites = [s for s in range(len(self.owner)) if self.owner[s] == p and self.cast[s]
                          and self.arm[s] < mods.stack_limit and self.horde[s] < 0] or \
                         [s for s in self.own_settlement_spaces(p) if self.arm[s] < mods.stack_limit and self.horde[s] < 0]
-                give = min(amount, self.lost_armies[p], self.model.colour_supply["army"] - self.n_arm[p])
+                give = min(amount, self.lost_armies[p], self.colour_room(p, "army"))
                 if sites and give > 0:
                     self.add_unit(p, sites[0], "army", give)
                     self.note_use(p, a)

@@ -25,7 +25,8 @@ def probe(st: Any) -> dict[str, Any]:
             spaces[lab[sp]] = {
                 "owner": st.owner[sp], "settlements": st.sett[sp], "castles": st.cast[sp],
                 "towers": st.tower[sp], "armies": st.arm[sp], "invaders": st.inv[sp],
-                "horde": m.hordes[st.horde[sp]].id if st.horde[sp] >= 0 else None, "hits": st.hits[sp]}
+                "horde": m.hordes[st.horde[sp]].id if st.horde[sp] >= 0 else None, "hits": st.hits[sp],
+                "castle_damage": st.castle_dmg[sp], "moved": st.moved[sp]}
     players = []
     for p in range(st.n):
         players.append({
@@ -35,6 +36,7 @@ def probe(st: Any) -> dict[str, Any]:
             "abilities": [m.abilities[a].id for a in st.abil[p]],
             "settlements": st.n_set[p], "armies": st.n_arm[p], "castles": st.n_cast[p], "towers": st.n_tow[p],
             "victory": st.vt[p], "score": st.score(p), "out": st.out[p],
+            "uses_left": {m.abilities[a].id: min(st.uses_left(p, m.abilities[a]), 99) for a in st.abil[p]},
         })
     return {
         "round": st.round, "phase": st.phase, "current": st.current, "over": st.is_over(),
@@ -43,4 +45,10 @@ def probe(st: Any) -> dict[str, Any]:
         "horde_count": len(st.horde_spaces()),
         "stats": dict(st.stats), "end_reason": st.end_reason,
         "hit_supply": st.hit_free,
+        "supply": {"hit-counters": st.hit_free, "victory-tokens": st.vt_free, "castles": st.castle_free,
+                   "towers": st.tower_free,
+                   "chits": {r: st.chit_free[i] for i, r in enumerate(m.resources)},
+                   "horde-pool": sum(st.pool)},
+        "forbidden": {lab[sp]: [o for o in range(st.n) if (st.dip[sp] >> o) & 1]
+                      for sp in range(st.board.size) if st.dip[sp]},
     }

@@ -20,7 +20,12 @@ from engine.kingdoms.rounds import RoundMixin
 from engine.kingdoms.turn import TurnMixin
 
 VARIANT_KEYS = {"player-versus-player": "pvp", "horde-player": "horde_player",
-                "advanced-tiles": "advanced_tiles", "wizard-towers": "wizard_towers"}
+                "advanced-tiles": "advanced_tiles", "wizard-towers": "wizard_towers",
+                "physical-supply": "physical_supply"}
+UNLIMITED = 1 << 20
+SHORTAGE = {"hit": "shortage_hit_counters", "victory": "shortage_victory_tokens", "castle": "shortage_castles",
+            "tower": "shortage_towers", "army": "shortage_armies", "settlement": "shortage_settlements",
+            "chit": "shortage_resource_chits"}
 ROLL_FACES = tuple(str(i) for i in range(1, 11))
 D6_FACES = tuple(str(i) for i in range(1, 7))
 MAX_EXCHANGES = 500
@@ -46,6 +51,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.situation = situation
         self.variants = variant_flags(options)
         self.pvp = self.variants["player-versus-player"]
+        # the counts of counters, tokens and pieces are the game's own, not the rulebook's: they
+        # limit play only in the physical-supply variant; running short is counted either way
+        self.limited = self.variants["physical-supply"]
         self.horde_seat = players - 1 if self.variants["horde-player"] and players >= 2 else -1
         self.kseats = [p for p in range(players) if p != self.horde_seat]
         self.rounds = int(options.get("rounds", m.rounds))
@@ -65,6 +73,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.moved = [0] * N
         self.horde = [-1] * N
         self.hits = [0] * N
+        self.castle_dmg = [0] * N     # hits taken by the castle now under attack (one battle)
         self.inv = [0] * N            # invading armies (player versus player), owned by inv_owner
         self.inv_owner = [-1] * N
         self.claimed = [False] * N    # a tile's first-settlement bonus is taken
@@ -139,7 +148,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
             "castles_lost", "towers_lost", "battles", "raids", "battles_stalled", "restarts",
             "settlements_built", "castles_built", "towers_built", "armies_trained", "abilities_researched",
-            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated")}
+            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated", "trades")}
+        for key in SHORTAGE.values():
+            self.stats[key] = 0
         self.dkind = ""
         self.moves: list = []
         self._rolls: dict[str, Decision] = {}
@@ -161,19 +172,44 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.dkind = "chance"
         return Decision(CHANCE, prompt, tuple(labels))
 
-    def roll_sum(self, dice: int, sides: int) -> Iterator[Decision]:
+    def roll_sum(self, dice: int, sides: int, seat: int = -1) -> Iterator[Decision]:
+        """The total of `dice` dice; `seat` may change each die with Divination or Oracles."""
         total = 0
         d = Decision(CHANCE, f"Roll d{sides}", ROLL_FACES[:sides])
         for _ in range(dice):
-            total += (yield d) + 1
+            v = (yield d) + 1
+            if seat >= 0:
+                v = yield from self.adjust_any(seat, v, sides, "amount")
+            total += v
         return total
 
     def seat_name(self, p: int) -> str:
         return f"Player {p + 1}"
 
     # ------------------------------------------------------------------ resources and tokens
+    def from_supply(self, kind: str, free: int, want: int) -> int:
+        """How many of `want` pieces of a shared supply (or a colour set) the rules hand out.
+
+        The whole amount unless the physical-supply variant is on and `free` is short; a
+        shortage is counted in the stats in both cases, so a designer sees when the printed
+        counts would run out."""
+        if want <= 0:
+            return 0
+        if want > free:
+            self.stats[SHORTAGE[kind]] += want - max(free, 0)
+            if self.limited:
+                return max(free, 0)
+        return want
+
+    def colour_room(self, p: int, unit: str) -> int:
+        """Pieces of `p`'s colour still in hand (unlimited unless the supply variant is on)."""
+        if not self.limited:
+            return UNLIMITED
+        have = self.n_arm[p] if unit == "army" else self.n_set[p]
+        return self.model.colour_supply[unit] - have
+
     def gain(self, p: int, r: int, n: int) -> int:
-        n = min(n, self.chit_free[r])
+        n = self.from_supply("chit", self.chit_free[r], n)
         if n > 0:
             self.res[p][r] += n
             self.chit_free[r] -= n
@@ -201,7 +237,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
                     self.chit_free[i] += c
 
     def take_victory(self, p: int, n: int) -> None:
-        n = min(n, self.vt_free)
+        n = self.from_supply("victory", self.vt_free, n)
         self.vt[p] += n
         self.vt_free -= n
 

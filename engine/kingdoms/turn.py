@@ -53,6 +53,7 @@ class TurnMixin:
     # ------------------------------------------------------------------ event and resources
     def step_event(self: "KState", p: int, ph: dict) -> Gen:
         r = (yield self.d10("Roll the event (d10)")) + 1
+        r = yield from self.adjust_any(p, r, 10, "event")
         ev = self.model.events.get(r)
         if ev is None:
             return
@@ -160,22 +161,46 @@ class TurnMixin:
         return sorted(found)
 
     def step_gifts(self: "KState", p: int, ph: dict) -> Gen:
+        """Gifts and exchanges with players whose settlements neighbour `p`'s. A gift is `p`'s
+        alone to give; an exchange (one chit for one chit) happens only if the neighbour accepts.
+        Each exchange is offered at most once a turn, so the phase always ends."""
         partners = self.trade_partners(p)
         if not partners:
             return
         m = self.model
+        offered: set[tuple[int, int, int]] = set()
+        names = m.resources
         while True:
             labels, moves = [], []
             for o in partners:
-                for r in range(len(m.resources)):
+                for r in range(len(names)):
                     if self.res[p][r]:
-                        labels.append(f"Give 1 {m.resources[r]} to {self.seat_name(o)}")
+                        labels.append(f"Give 1 {names[r]} to {self.seat_name(o)}")
                         moves.append(("give", o, r))
+                for r in range(len(names)):
+                    if not self.res[p][r]:
+                        continue
+                    for w in range(len(names)):
+                        if w != r and self.res[o][w] and (o, r, w) not in offered:
+                            labels.append(f"Offer {self.seat_name(o)} 1 {names[r]} for 1 {names[w]}")
+                            moves.append(("offer", o, r, w))
             mv = yield from self.phase_menu(p, None, "gift", "Trade with neighbours", labels, moves)
             if mv is None:
                 return
-            self.res[p][mv[2]] -= 1
-            self.res[mv[1]][mv[2]] += 1
+            if mv[0] == "give":
+                self.res[p][mv[2]] -= 1
+                self.res[mv[1]][mv[2]] += 1
+                continue
+            _, o, r, w = mv
+            offered.add((o, r, w))
+            k = yield self.ask(o, "trade-offer", f"{self.seat_name(p)} offers 1 {names[r]} for your 1 {names[w]}",
+                               ["Accept the exchange", "Decline"], [("accept", p, r, w), ("decline",)])
+            if k == 0:
+                self.res[p][r] -= 1
+                self.res[o][r] += 1
+                self.res[o][w] -= 1
+                self.res[p][w] += 1
+                self.stats["trades"] += 1
 
     # ------------------------------------------------------------------ building
     def _site_extra(self: "KState", p: int, structure: str, sp: int) -> bool:
@@ -197,7 +222,7 @@ class TurnMixin:
                 and not self.inv[sp] and not (self.dip[sp] >> p) & 1)
 
     def settlement_sites(self: "KState", p: int) -> list[int]:
-        if self.n_set[p] >= self.model.colour_supply["settlement"]:
+        if self.colour_room(p, "settlement") <= 0:
             return []
         lim = self.mods[p].settlements_per_space
         own, sett, adj = self.owner, self.sett, self.board.adj
@@ -222,7 +247,7 @@ class TurnMixin:
         return out
 
     def castle_sites(self: "KState", p: int) -> list[int]:
-        if self.castle_free <= 0:
+        if self.castle_free <= 0 and self.limited:
             return []
         lim = self.mods[p].castles_per_space
         out = []
@@ -235,7 +260,8 @@ class TurnMixin:
 
     def tower_sites(self: "KState", p: int) -> list[int]:
         st = self.model.structures.get("wizard-tower")
-        if st is None or not self.variants.get(st.variant or "", False) or self.tower_free <= 0:
+        if st is None or not self.variants.get(st.variant or "", False) \
+                or (self.tower_free <= 0 and self.limited):
             return []
         out = []
         for sp in range(len(self.owner)):
@@ -259,7 +285,7 @@ class TurnMixin:
 
     def army_sites(self: "KState", p: int) -> list[int]:
         """Where a free army may appear: a castle (or a settlement without any castle)."""
-        if self.n_arm[p] >= self.model.colour_supply["army"]:
+        if self.colour_room(p, "army") <= 0:
             return []
         lim = self.mods[p].stack_limit
         spaces = [sp for sp in range(len(self.owner)) if self.train_capacity(p, sp) and self.arm[sp] < lim]
@@ -281,17 +307,20 @@ class TurnMixin:
     def add_unit(self: "KState", p: int, sp: int, unit: str, n: int = 1) -> None:
         self.owner[sp] = p
         if unit == "army":
-            n = min(n, self.model.colour_supply["army"] - self.n_arm[p])
+            n = self.from_supply("army", self.model.colour_supply["army"] - self.n_arm[p], n)
             self.arm[sp] += n
             self.n_arm[p] += n
         elif unit == "settlement":
+            n = self.from_supply("settlement", self.model.colour_supply["settlement"] - self.n_set[p], n)
             self.sett[sp] += n
             self.n_set[p] += n
         elif unit == "castle":
+            n = self.from_supply("castle", self.castle_free, n)
             self.cast[sp] += n
             self.n_cast[p] += n
             self.castle_free -= n
         elif unit == "wizard-tower":
+            n = self.from_supply("tower", self.tower_free, n)
             self.tower[sp] += n
             self.n_tow[p] += n
             self.tower_free -= n
@@ -299,7 +328,7 @@ class TurnMixin:
     def place_free_unit(self: "KState", p: int, unit: str, placement: str, space: int) -> Gen:
         if placement == "this-space" and space >= 0:
             if unit != "army" or (self.arm[space] < self.mods[p].stack_limit
-                                  and self.n_arm[p] < self.model.colour_supply["army"]):
+                                  and self.colour_room(p, "army") > 0):
                 self.add_unit(p, space, unit)
             return
         sites = self.unit_sites(p, unit)
@@ -339,6 +368,8 @@ class TurnMixin:
                 allowance += amount
         self.bonus_builds = 0
         lab = self.board.labels
+        if main == "settlement" and self.colour_room(p, main) <= 0 and self.can_pay(p, self.cost_of(p, main)):
+            self.stats["shortage_settlements"] += 1    # could build, but the colour set is all out
         while True:
             labels, moves = [], []
             if allowance + self.bonus_builds > 0:
@@ -365,10 +396,12 @@ class TurnMixin:
 
     def step_train(self: "KState", p: int, ph: dict) -> Gen:
         lab = self.board.labels
+        if self.colour_room(p, "army") <= 0 and self.can_pay(p, self.cost_of(p, "army")):
+            self.stats["shortage_armies"] += 1         # could train, but the colour set is all out
         while True:
             labels, moves = [], []
             cost = self.cost_of(p, "army")
-            if self.can_pay(p, cost) and self.n_arm[p] < self.model.colour_supply["army"]:
+            if self.can_pay(p, cost) and self.colour_room(p, "army") > 0:
                 lim = self.mods[p].stack_limit
                 for sp in range(len(self.owner)):
                     if self.owner[sp] == p and self.arm[sp] < lim and self.trained[sp] < self.train_capacity(p, sp):
@@ -461,8 +494,7 @@ class TurnMixin:
             if self.can_pay(p, cost):
                 for sp in self.unmoved_stacks(p):
                     free = self.arm[sp] - self.moved[sp]
-                    sizes = (free, 1) if free > 1 else (free,)
-                    for n in sizes:
+                    for n in range(free, 0, -1):     # the whole stack or any part of it
                         for d in self.reachable(p, sp, n):
                             labels.append(f"Move {n} from {lab[sp]} to {lab[d]}")
                             moves.append(("move", sp, d, n))
@@ -507,12 +539,11 @@ class TurnMixin:
         else:
             n = 1 if piece == "army" else self.arm[sp]
             n = min(n, self.mods[p].stack_limit - self.arm[d])
-            self.move_armies(p, sp, d, n)
-            if piece == "army":
-                self.moved[d] -= min(n, self.moved[d])   # a gated army may still march
+            self.move_armies(p, sp, d, n)     # the army has moved for the turn (Gate included)
 
     def diplomacy_spaces(self: "KState", p: int, o: int) -> list[int]:
-        """Spaces worth forbidding to opponent `o`: next to their units, not theirs, not yet banned."""
+        """Spaces `p` may forbid to opponent `o`: every space next to one of their units that is not
+        theirs and not already forbidden to them (nothing can enter a chasm, so it is left out)."""
         own, adj = self.owner, self.board.adj
         out = []
         for sp in range(len(own)):
@@ -520,7 +551,7 @@ class TurnMixin:
                 continue
             if any(own[j] == o for j in adj[sp]):
                 out.append(sp)
-        return out[:12]
+        return out
 
     # ------------------------------------------------------------------ attack phase
     def battle_spaces(self: "KState", p: int) -> list[int]:
