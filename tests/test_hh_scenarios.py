@@ -56,3 +56,69 @@ def test_an_unknown_option_is_reported_with_the_choices() -> None:
     data["steps"] = [{"choose": "Attack Dragon"}]
     fails = run_scenario(data, content())
     assert fails and "no option 'Attack Dragon'" in fails[0] and "Attack Imp" in fails[0]
+
+
+def test_steam_pays_for_one_hero_only() -> None:
+    assert _run("steam-pays-one-hero") == []
+
+
+def test_a_cost_reduction_is_the_players_choice() -> None:
+    assert _run("cost-reduction-is-a-choice") == []
+
+
+def test_the_rulebook_setup_runs_when_a_scenario_has_no_setup() -> None:
+    assert _run("standard-setup") == []
+
+
+def test_a_wrong_setup_expectation_fails() -> None:
+    data = load_yaml(SCENARIOS / "standard-setup.yaml")
+    data["expect"]["last_player"] = 2        # the start player's right-hand neighbour is seat 0
+    fails = run_scenario(data, content())
+    assert len(fails) == 1 and "last_player is 0, expected 2" in fails[0]
+
+
+@pytest.mark.parametrize("players", [1, 6, "two"])
+def test_a_player_count_outside_the_games_range_is_an_error(players) -> None:
+    data = load_yaml(SCENARIOS / "standard-setup.yaml")
+    data["players"] = players
+    fails = run_scenario(data, content())
+    assert fails == [f"Setting up a game: players is {players!r}, but hordes-and-heroes is for 2 to 5 players"]
+
+
+def test_options_exclude_names_a_whole_label() -> None:
+    data = load_yaml(SCENARIOS / "steam-pays-one-hero.yaml")
+    data["steps"][-1]["expect"]["decision"]["options_exclude"] = ["Activate Armorer with 1 steam",
+                                                                   "Activate Armorer with"]
+    fails = run_scenario(data, content())
+    assert len(fails) == 1
+    assert "'Activate Armorer with' is only the start of 3 option(s)" in fails[0]
+    assert "name whole labels" in fails[0]
+
+
+def test_options_include_fails_when_a_whole_label_is_missing() -> None:
+    data = load_yaml(SCENARIOS / "steam-pays-one-hero.yaml")
+    data["steps"][-1]["expect"]["decision"]["options_include"] = ["Activate Armorer with 1 steam"]
+    fails = run_scenario(data, content())
+    assert len(fails) == 1 and "no option 'Activate Armorer with 1 steam'" in fails[0]
+
+
+def test_a_fragment_in_a_scenario_file_is_reported_with_its_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    text = (SCENARIOS / "cost-reduction-is-a-choice.yaml").read_text(encoding="utf-8")
+    text = text.replace("decision: {options_include: [Activate Paladin with 4 4 4 (cost reduced by 1)]}",
+                        "decision: {options_exclude: [Activate Paladin]}")
+    bad = tmp_path / "fragment.yaml"
+    bad.write_text(text, encoding="utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "options_exclude: [Activate Paladin]" in t) - 2
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(bad)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1
+    assert f"fragment.yaml:{line}:" in run.stdout and "'Activate Paladin' is only the start" in run.stdout
+
+
+def test_a_label_with_a_comma_gets_a_hint_about_block_lists() -> None:
+    data = load_yaml(SCENARIOS / "faq-attack-two-stacks-then-flip.yaml")
+    data["steps"][1]["expect"]["decision"]["options_include"] = ["Attack Ghoul (stack C", "vanguard)"]
+    fails = run_scenario(data, content())
+    assert any("one label per line" in f for f in fails)

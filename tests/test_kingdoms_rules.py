@@ -505,3 +505,66 @@ def test_golden_replay_is_unchanged(path: Path) -> None:
     assert st.is_over()
     res = st.result()
     assert res.scores == log["scores"] and res.stats["hordes_destroyed"] == log["hordes_destroyed"]
+
+
+# ---------------------------------------------------------------------------------- piece counts
+def _scarce_content() -> dict:
+    """The real content with every counted supply cut to almost nothing."""
+    import copy
+    data = copy.deepcopy(content())
+    for kind, qty in (("hit-counter", 3), ("victory-token", 1), ("castle-marker", 1), ("army-token", 1),
+                      ("settlement-marker", 1), ("resource-chit", 2)):
+        for item in data[kind]:
+            item["quantity"] = qty
+    return data
+
+
+def test_the_games_own_piece_counts_never_change_play() -> None:
+    scarce = SPEC.build_model(_scarce_content())
+    normal = play_game(SPEC, model(), 3, 11, ["heuristic"])
+    short = play_game(SPEC, scarce, 3, 11, ["heuristic"], check=True)
+    assert short.error is None, short.error
+    assert short.actions == normal.actions and short.result.scores == normal.result.scores
+    stats = short.result.stats
+    for key in ("shortage_hit_counters", "shortage_victory_tokens", "shortage_castles", "shortage_armies",
+                "shortage_settlements", "shortage_resource_chits"):
+        assert stats[key] > 0, key
+    assert normal.result.stats["shortage_victory_tokens"] < stats["shortage_victory_tokens"]
+
+
+def test_the_physical_supply_variant_makes_the_counts_a_limit() -> None:
+    scarce = SPEC.build_model(_scarce_content())
+    limited = play_game(SPEC, scarce, 3, 11, ["heuristic"], options={"physical-supply": True}, check=True)
+    normal = play_game(SPEC, model(), 3, 11, ["heuristic"], options={"physical-supply": True})
+    assert limited.error is None, limited.error
+    assert limited.actions != normal.actions
+    assert limited.result.stats["shortage_hit_counters"] > 0
+    assert limited.result.stats["armies_on_board"] <= 3 and limited.result.stats["castles_on_board"] <= 1
+
+
+@pytest.mark.parametrize("stem", ["spawn-always-gets-its-hit-counters", "destroyed-horde-always-gives-a-victory-token",
+                                  "physical-supply-variant", "gate-army-has-moved", "part-of-a-stack-moves",
+                                  "divination-rerolls-the-event", "oracles-shift-an-event-die",
+                                  "diplomacy-any-space-next-to-opponent", "trading-is-an-exchange"])
+def test_rule_scenario_holds(stem: str) -> None:
+    assert run_scenario(load_yaml(SCENARIOS / f"{stem}.yaml"), content()) == []
+
+
+def test_divination_and_oracles_also_serve_long_range_attacks() -> None:
+    st = situation({"start": "turn", "phase": "attack-phase", "players": [
+        {"abilities": ["catapults", "oracles"], "resources": {"stone": 1, "magic": 1},
+         "units": {"c3": {"settlement": 1, "army": 1}}}], "hordes": {"c4": "hill-giant-chief"}})
+    choose(st, "Catapults: horde at c4")
+    roll(st, 6)                               # long-range attacks hit on 7+
+    choose(st, "Oracles: +1 (makes 7)")
+    assert probe(st)["spaces"]["c4"]["hits"] == 2
+
+
+def test_gate_spends_the_armys_move() -> None:
+    st = situation({"start": "turn", "phase": "move-phase", "players": [
+        {"abilities": ["gate"], "resources": {"magic": 1, "food": 1},
+         "units": {"c3": {"settlement": 1, "army": 1}, "h8": {"settlement": 1}}}]})
+    choose(st, "Gate: army from c3")
+    choose(st, "h8")
+    d = st.decision()
+    assert not any(o.startswith("Move ") for o in d.options), d.options

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from engine.core.api import GameSpec
-from engine.hordes_and_heroes.bots import HeuristicBot
+from engine.hordes_and_heroes.bots import ExploreBot, HeuristicBot
 from engine.hordes_and_heroes.effects import EFFECT_KINDS
 from engine.hordes_and_heroes.hidden import evaluate
 from engine.hordes_and_heroes.model import Model, build_model
@@ -20,17 +20,21 @@ def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
     return HeuristicBot(seat, rng)
 
 
+def _explore(seat: int, rng: random.Random) -> ExploreBot:
+    return ExploreBot(seat, rng)
+
+
 SPEC = GameSpec(
     id="hordes-and-heroes",
     min_players=2,
     max_players=5,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic},
+    bots={"heuristic": _heuristic, "explore": _explore},
     effect_kinds=EFFECT_KINDS,
     kinds={"hero": True, "action": True, "monster": True, "treasure": True, "town": True,
            "die": False, "token": False},
-    choice_events=frozenset({"recruited", "played", "activated"}),
+    choice_events=frozenset({"recruited", "played", "activated", "used"}),
     information="imperfect",
     evaluate=evaluate,
     playout_bot="heuristic",

@@ -72,6 +72,7 @@ class HHState(SequentialState):
         self.use_mon = {e: [[0] * players for _ in m.monsters] for e in ("defeated", "captured")}
         self.use_town = [[0] * players for _ in m.towns]
         self.use_tre = [[0] * players for _ in m.treasures]
+        self.use_tre_fired = [[0] * players for _ in m.treasures]   # its ability fired
         # places
         self.deck_counts = [c.quantity for c in m.deck]
         self.deck_size = sum(self.deck_counts)
@@ -508,6 +509,7 @@ class HHState(SequentialState):
         for e in self.model.deck[h.card].effects:
             yield from HANDLERS[e.kind](self, seat, e, h)
         if h.treasure >= 0:
+            self.use_tre_fired[h.treasure][seat] += 1
             for e in self.model.treasures[h.treasure].halves[h.tlevel - 1]:
                 yield from HANDLERS[e.kind](self, seat, e, h)
 
@@ -755,12 +757,19 @@ class HHState(SequentialState):
             for i, row in enumerate(table):
                 if any(row):
                     usage.setdefault(m.monsters[i].id, {})[event] = list(row)
+        for i in range(len(m.monsters)):   # a monster is "used" by the seats that chose to take it on
+            row = [a + b for a, b in zip(self.use_mon["defeated"][i], self.use_mon["captured"][i])]
+            if any(row):
+                usage[m.monsters[i].id]["used"] = row
         for i, row in enumerate(self.use_town):
             if any(row):
                 usage.setdefault(m.towns[i].id, {})["destroyed"] = list(row)
         for i, row in enumerate(self.use_tre):
             if any(row):
                 usage.setdefault(m.treasures[i].id, {})["attached"] = list(row)
+        for i, row in enumerate(self.use_tre_fired):
+            if any(row):
+                usage.setdefault(m.treasures[i].id, {})["used"] = list(row)
         stats = {
             "bosses_defeated": float(self.doom),
             "towns_destroyed": float(sum(len(t) for t in self.towns_won)),

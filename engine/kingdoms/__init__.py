@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from engine.core.api import GameSpec
-from engine.kingdoms.bots import HeuristicBot, HordeBot
+from engine.kingdoms.bots import ExploreBot, HeuristicBot, HordeBot
 from engine.kingdoms.effects import EFFECT_KINDS
 from engine.kingdoms.evaluate import evaluate
 from engine.kingdoms.model import Model, build_model
@@ -25,6 +25,10 @@ def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
     return HeuristicBot(seat, rng)
 
 
+def _explore(seat: int, rng: random.Random) -> ExploreBot:
+    return ExploreBot(seat, rng)
+
+
 def _horde(seat: int, rng: random.Random) -> HordeBot:
     return HordeBot(seat, rng)
 
@@ -35,7 +39,7 @@ SPEC = GameSpec(
     max_players=6,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic, "horde": _horde},
+    bots={"heuristic": _heuristic, "explore": _explore, "horde": _horde},
     effect_kinds=EFFECT_KINDS,
     kinds={**{k: True for k in ("rules", "phase", "round-segment", "event", "ability", "kingdom", "structure",
                                "resource", "horde-counter", "terrain")},

@@ -114,6 +114,8 @@ class BattleMixin:
         units = m.units
         raid = phase == "raid"
         self.stats["raids" if raid else "battles"] += 1
+        if not raid:
+            self.use_fought[self.horde[sp]][p] += 1
         seg = self.raid_rules
         fights = {u: phase in units[u].fights_in and units[u].hit_on is not None for u in units}
         order = tuple(seg.get("hit-allocation", ORDER_RAID_DEFAULT)) if raid else ("army",)
@@ -333,6 +335,7 @@ class BattleMixin:
     def long_range_attack(self: "KState", p: int, sp: int, e: Any) -> Gen:
         if self.horde[sp] < 0:
             return
+        self.use_fought[self.horde[sp]][p] += 1
         _, hdef = self.horde_mods(sp)
         rolls = self.hits[sp] if e.get("targets-all-units") else 1
         scored = 0

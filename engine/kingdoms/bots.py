@@ -15,7 +15,7 @@ from typing import Any
 from engine.core.api import Decision
 from engine.core.bots import RandomBot
 
-__all__ = ["RandomBot", "HeuristicBot", "HordeBot"]
+__all__ = ["RandomBot", "HeuristicBot", "HordeBot", "ExploreBot"]
 
 _VALUES: dict[int, list[float]] = {}
 
@@ -159,13 +159,173 @@ def _train(st: Any, p: int, moves: list) -> int:
 def _move(st: Any, p: int, moves: list) -> int:
     best, bv = len(moves) - 1, 0.0
     for i, mv in enumerate(moves):
-        if mv[0] != "move":
+        if mv[0] == "ability":
+            v = _move_ability_value(st, p, mv)
+        elif mv[0] == "move":
+            _, sp, d, n = mv
+            v = 0.0
+            if st.horde[d] >= 0 and can_beat(st, p, sp, n, d):
+                v = 10.0 - st.hits[d] - 0.1 * (st.arm[sp] - n)   # the whole stack if it can
+        else:
             continue
-        _, sp, d, n = mv
-        if st.horde[d] >= 0 and n == st.arm[sp] and can_beat(st, p, sp, n, d):
-            v = 10.0 - st.hits[d]
-            if v > bv:
-                best, bv = i, v
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
+def _threat(st: Any, sp: int) -> int:
+    """Hordes next to space `sp`."""
+    return sum(1 for j in st.board.adj[sp] if st.horde[j] >= 0)
+
+
+def _beatable_nearby(st: Any, p: int, sp: int, reach: int) -> bool:
+    """A horde within `reach` steps of the stack in `sp` that the stack can beat."""
+    c, r = st.board.col_row(sp)
+    for h in st.horde_spaces():
+        hc, hr = st.board.col_row(h)
+        if 1 < abs(c - hc) + abs(r - hr) <= reach and can_beat(st, p, sp, st.arm[sp], h):
+            return True
+    return False
+
+
+def _move_ability_value(st: Any, p: int, mv: tuple) -> float:
+    """Worth of using an ability from the Move phase menu now (0: not worth it)."""
+    _, ai, e, payload, cost = mv
+    kind = e.kind
+    if kind == "extra-move":                                   # Haste
+        return 6.0 if _beatable_nearby(st, p, payload, 1 + int(e.get("amount")) + st.mods[p].extra_move) else 0.0
+    if kind == "relocate":
+        if e.get("piece") == "settlement":                     # Migration: away from a horde
+            return 4.0 if _threat(st, payload) and not st.arm[payload] and not st.cast[payload] else 0.0
+        # Gate: one army to reinforce a threatened settlement without armies
+        if st.arm[payload] >= 2 and any(_threat(st, s) and not st.arm[s] for s in st.own_settlement_spaces(p)):
+            return 3.0
+        return 0.0
+    if kind == "restrict":
+        t = e.get("target")
+        if t == "horde-stack":                                 # Blizzard: a horde next to our pieces
+            return 5.0 if any(st.owner[j] == p for j in st.board.adj[payload]) else 0.0
+        if t == "own-settlement":                              # Holy Ground: a bare settlement under threat
+            return 4.0 if _threat(st, payload) and not st.arm[payload] and not st.cast[payload] else 0.0
+        gold = st.res[p][st.gold]                              # Diplomacy: spare gold slows a rival
+        return 2.0 if gold >= 5 and st.score(payload) >= st.score(p) else 0.0
+    return 0.0
+
+
+def _relocate(st: Any, p: int, moves: list) -> int:
+    """Where Gate or Migration takes a piece: a settlement away from hordes, an army to the
+    most threatened bare settlement."""
+    best, bv = 0, -99.0
+    for i, d in enumerate(moves):
+        v = -2.0 * _threat(st, d)
+        if st.owner[d] == p and st.sett[d] and not st.arm[d]:
+            v = 3.0 + _threat(st, d)
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
+def _diplomacy_space(st: Any, p: int, moves: list) -> int:
+    """Forbid the empty space the rival would most like to settle: next to the most of theirs."""
+    best, bv = 0, -1
+    for i, sp in enumerate(moves):
+        v = (st.owner[sp] < 0 and st.horde[sp] < 0) * 10 + sum(1 for j in st.board.adj[sp] if st.owner[j] >= 0)
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
+def _after_attack(st: Any, p: int, moves: list) -> int:
+    """Forced March when a stack can reach and beat another horde."""
+    for i, mv in enumerate(moves):
+        if mv[0] == "ability" and mv[2].kind == "movement-rule":
+            sp = mv[3]
+            if any(st.horde[d] >= 0 and can_beat(st, p, sp, st.arm[sp], d)
+                   for d in st.reachable(p, sp, st.arm[sp], again=True)):
+                return i
+    return len(moves) - 1
+
+
+def _march(st: Any, p: int, moves: list) -> int:
+    src = next((sp for sp in st.own_army_spaces(p) if st.reachable(p, sp, st.arm[sp], again=True) == moves), -1)
+    for i, d in enumerate(moves):
+        if st.horde[d] >= 0 and (src < 0 or can_beat(st, p, src, st.arm[src], d)):
+            return i
+    return _far_from_hordes(st, p, moves)
+
+
+def _withdraw(st: Any, p: int, moves: list) -> int:
+    """Fighting Withdrawal: pull a stack that would lose out of a horde's reach."""
+    for i, (sp, d) in enumerate(moves):
+        if sp < 0:
+            continue
+        threats = [j for j in st.board.adj[sp] if st.horde[j] >= 0]
+        if threats and not _threat(st, d) and not all(can_beat(st, p, sp, st.arm[sp], h) for h in threats):
+            return i
+    return len(moves) - 1
+
+
+def _control(st: Any, p: int, moves: list) -> int:
+    """Control: cast on a horde next to our pieces; then step it away from them."""
+    d = st.decision()
+    if d is not None and d.prompt.startswith("Cast"):
+        for i, sp in enumerate(moves):
+            if sp >= 0 and any(st.owner[j] == p for j in st.board.adj[sp]):
+                return i
+        return len(moves) - 1
+    best, bv = len(moves) - 1, 99
+    for i, j in enumerate(moves):
+        if j < 0:
+            continue
+        v = sum(1 for x in st.board.adj[j] if st.owner[x] >= 0) + (5 if st.owner[j] >= 0 else 0)
+        if v < bv:
+            best, bv = i, v
+    return best
+
+
+def _gift(st: Any, p: int, moves: list) -> int:
+    """Offer an exchange of a chit we have to spare for one we need; never give chits away."""
+    need = _needs(st, p)
+    for i, mv in enumerate(moves):
+        if mv[0] == "offer" and need[mv[2]] < 0 < need[mv[3]]:
+            return i
+    return len(moves) - 1
+
+
+def _answer_offer(st: Any, p: int, moves: list) -> int:
+    """Accept an exchange that brings a chit we need for one we can spare."""
+    _, _, gets, gives = moves[0]
+    need = _needs(st, p)
+    return 0 if need[gets] > 0 and need[gives] < 0 else 1
+
+
+_EVENT_WORTH = {"gain-unit": 4.0, "gain-ability": 4.0, "gain-resource": 2.0, "gain-victory-tokens": 4.0,
+                "spawn-horde": -3.0}
+
+
+def _adjust_event(st: Any, p: int, moves: list) -> int:
+    """Divination or Oracles on the event roll: the best event in reach (a reroll is worth the average)."""
+    ev = st.model.events
+
+    def worth(r: int) -> float:
+        e = ev.get(r)
+        return sum(_EVENT_WORTH.get(x.kind, 0.0) for x in e.effects) if e else 0.0
+    avg = sum(worth(r) for r in range(1, 11)) / 10
+    best, bv = len(moves) - 1, worth(moves[-1][1]) + 0.5     # keeping also keeps the magic
+    for i, (ai, nv) in enumerate(moves[:-1]):
+        v = avg if nv == 0 else worth(nv)
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
+def _adjust_amount(st: Any, p: int, moves: list) -> int:
+    keep = moves[-1][1]
+    best, bv = len(moves) - 1, float(keep) + 0.5   # a magic chit for at least one more
+    for i, (ai, nv) in enumerate(moves[:-1]):
+        v = 3.5 if nv == 0 else float(nv)
+        if v > bv:
+            best, bv = i, v
     return best
 
 
@@ -218,13 +378,10 @@ def _discard(st: Any, p: int, moves: list) -> int:
 
 
 def _kingdom(st: Any, p: int, moves: list) -> int:
-    vals = ability_values(st.model)
-    best, bv = 0, -99.0
-    for i, k in enumerate(moves):
-        v = sum(vals[a] for a in st.model.kingdoms[k].abilities)
-        if v > bv:
-            best, bv = i, v
-    return best
+    """Any kingdom: the rough ability values cannot rank kingdoms (they favoured the same seven
+    and left eight unplayed), and a balance report needs every kingdom played. The pick is
+    spread by the round and seat, so it stays a pure function of the state."""
+    return (st.round * 7 + p * 5 + len(st.actions)) % len(moves)
 
 
 def _far_from_hordes(st: Any, p: int, moves: list) -> int:
@@ -254,12 +411,14 @@ def _last(st: Any, p: int, moves: list) -> int:
 
 
 _BY_KIND = {
-    "free-resource": _free_resource, "resource": _free_resource, "trade": _trade, "gift": _last,
-    "build": _build, "train": _train, "move": _move, "attack": _attack, "after-attack": _last,
+    "free-resource": _free_resource, "resource": _free_resource, "trade": _trade, "gift": _gift,
+    "build": _build, "train": _train, "move": _move, "attack": _attack, "after-attack": _after_attack,
     "ability": _ability, "buy-ability": _buy, "discard": _discard, "kingdom": _kingdom,
     "first-settlement": _far_from_hordes, "restart": _far_from_hordes, "place": _first,
     "unit-type": _first, "adjust": _first, "negate": _first, "battle-spell": _first,
-    "withdraw": _last, "control": _last, "horde-keep": _first, "horde-move": _first,
+    "withdraw": _withdraw, "control": _control, "horde-keep": _first, "horde-move": _first,
+    "relocate": _relocate, "diplomacy-space": _diplomacy_space, "march": _march,
+    "trade-offer": _answer_offer, "adjust-event": _adjust_event, "adjust-amount": _adjust_amount,
 }
 
 
@@ -291,4 +450,34 @@ class HordeBot:
                 if v > bv:
                     best, bv = i, v
             return best
+        return self.other.choose(state, decision)
+
+
+class ExploreBot:
+    """The heuristic bot, made curious so that a smoke run covers all of the content: it takes
+    its kingdom and its researched abilities at random and, at a phase menu that offers an
+    ability, uses one of them at random one time in three. Balance figures from it say how the
+    content plays when every part of it is tried, not how a careful player would fare."""
+
+    __slots__ = ("seat", "rng", "other")
+    CURIOSITY = 1 / 3
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.other = HeuristicBot(seat, rng)
+
+    def choose(self, state: Any, decision: Decision) -> int:
+        kind = state.dkind
+        if kind in ("kingdom", "ability"):
+            return self.rng.randrange(len(decision.options))
+        moves = state.moves
+        if kind in ("trade", "build", "train", "move", "attack", "after-attack") and \
+                self.rng.random() < self.CURIOSITY:
+            used = [i for i, mv in enumerate(moves) if mv[0] == "ability"]
+            if used:
+                return self.rng.choice(used)
+        if kind in ("withdraw", "control", "adjust", "negate", "battle-spell", "adjust-event",
+                    "adjust-amount") and len(moves) > 1 and self.rng.random() < self.CURIOSITY:
+            return self.rng.randrange(len(moves) - 1)
         return self.other.choose(state, decision)

@@ -421,6 +421,7 @@ class DestroyHorde(Kind):
         return [(f"horde at {st.board.labels[sp]}", sp) for sp in st.horde_spaces()]
 
     def use(self, st, seat, a, e, payload) -> Gen:
+        st.use_fought[st.horde[payload]][seat] += 1
         st.remove_horde(payload, seat, bool(e.get("gain-victory-token")))
         for _ in range(int(e.get("stacks")) - 1):
             spaces = st.horde_spaces()

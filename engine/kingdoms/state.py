@@ -143,6 +143,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.use_picked = [[0] * players for _ in m.abilities]
         self.use_used = [[0] * players for _ in m.abilities]
         self.use_horde = [[0] * players for _ in m.hordes]
+        self.use_fought = [[0] * players for _ in m.hordes]   # a seat chose to fight it
         self.use_event = {r: [0] * players for r in m.events}
         self.stats: dict[str, float] = {k: 0 for k in (
             "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
@@ -281,6 +282,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.has[p][ai] = True
         self.abil[p].append(ai)
         self.use_picked[ai][p] += 1
+        if self.model.abilities[ai].timing in ("permanent", "any-time"):
+            self.use_used[ai][p] += 1      # a standing bonus is in use as long as it is held
         add_ability(self, self.mods[p], ai)
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
@@ -453,7 +456,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         for a in m.abilities:
             usage[a.id] = {"picked": list(self.use_picked[a.idx]), "used": list(self.use_used[a.idx])}
         for h in m.hordes:
-            usage[h.id] = {"destroyed": list(self.use_horde[h.idx])}
+            usage[h.id] = {"destroyed": list(self.use_horde[h.idx]), "used": list(self.use_fought[h.idx])}
         for r, ev in sorted(m.events.items()):
             usage[ev.id] = {"rolled": list(self.use_event[r])}
         stats = dict(self.stats)

@@ -1,0 +1,187 @@
+"""Kingdoms bots: the heuristic bot uses its abilities where they help and trades; the exploring
+bot uses all of the content. Situations are built on the real content under content/kingdoms."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core.driver import play_game
+from engine.kingdoms import SPEC
+from engine.kingdoms.bots import ExploreBot, HeuristicBot
+from test_kingdoms_rules import model, roll, situation
+
+
+def bot_pick(st, seat: int | None = None) -> str:
+    """The label the heuristic bot picks at the pending decision."""
+    d = st.decision()
+    assert d is not None and d.player >= 0, d
+    k = HeuristicBot(d.player if seat is None else seat, random.Random(0)).choose(st, d)
+    return d.options[k]
+
+
+def bot_plays(st) -> str:
+    label = bot_pick(st)
+    st.apply(st.decision().options.index(label))
+    return label
+
+
+def move_phase(player: dict, hordes: dict, players: int = 1, others: list | None = None):
+    return situation({"start": "turn", "phase": "move-phase", "current": 0,
+                      "players": [player] + (others or []), "hordes": hordes}, players)
+
+
+def test_gate_puts_an_army_on_a_threatened_bare_settlement() -> None:
+    st = move_phase({"abilities": ["gate"], "resources": {"magic": 1},
+                     "units": {"c3": {"settlement": 1, "army": 2}, "h8": {"settlement": 1}}},
+                    {"h9": "rat-king"})
+    assert bot_plays(st) == "Gate: army from c3"
+    assert bot_plays(st) == "h8"
+
+
+def test_haste_lets_a_stack_reach_a_horde_it_can_beat() -> None:
+    st = move_phase({"abilities": ["haste"], "resources": {"magic": 1, "food": 1},
+                     "units": {"c3": {"settlement": 1, "army": 4}}}, {"c5": "storm-giant-lord"})
+    assert bot_plays(st) == "Haste: stack at c3"
+    assert bot_plays(st) == "Move 4 from c3 to c5"
+
+
+def test_migration_moves_a_bare_settlement_away_from_a_horde() -> None:
+    st = move_phase({"abilities": ["migration"], "resources": {"food": 1},
+                     "units": {"c3": {"settlement": 1}}}, {"c4": "rat-king"})
+    assert bot_plays(st) == "Migration: settlement at c3"
+    assert bot_plays(st) in ("c2", "b3", "d3")
+
+
+def test_blizzard_holds_a_horde_next_to_our_pieces() -> None:
+    st = move_phase({"abilities": ["blizzard"], "resources": {"magic": 3},
+                     "units": {"c3": {"settlement": 1, "castle": 1}}}, {"c4": "rat-king", "j10": "troll-king"})
+    assert bot_pick(st) == "Blizzard: horde at c4"
+
+
+def test_holy_ground_shields_a_bare_settlement_under_threat() -> None:
+    st = move_phase({"abilities": ["holy-ground"], "resources": {"magic": 2},
+                     "units": {"c3": {"settlement": 1}, "h8": {"settlement": 1}}}, {"c4": "rat-king"})
+    assert bot_pick(st) == "Holy Ground: settlement at c3"
+
+
+def test_diplomacy_spends_spare_gold_against_a_leading_rival() -> None:
+    st = move_phase({"abilities": ["diplomacy"], "resources": {"gold": 6}, "units": {"a1": {"settlement": 1}}},
+                    {}, players=2, others=[{"units": {"e5": {"settlement": 1, "castle": 1}}}])
+    assert bot_plays(st) == "Diplomacy: Player 2"
+    assert bot_plays(st) in ("e4", "d5", "f5", "e6")
+
+
+def test_forced_march_takes_a_stack_to_a_second_horde() -> None:
+    st = situation({"start": "turn", "phase": "attack-phase", "players": [
+        {"abilities": ["forced-march"], "resources": {"food": 1}, "units": {"c3": {"settlement": 1, "army": 4}}}],
+        "hordes": {"c4": "storm-giant-lord"}})
+    assert bot_plays(st) == "Forced March: stack at c3"
+    assert bot_plays(st) == "c4"
+
+
+def test_destruction_removes_a_horde() -> None:
+    st = situation({"start": "turn", "phase": "attack-phase", "players": [
+        {"abilities": ["destruction"], "units": {"c3": {"settlement": 1}}}], "hordes": {"h8": "rat-king"}})
+    assert bot_pick(st) == "Destruction: horde at h8"
+
+
+def test_control_steers_a_horde_away_from_our_pieces() -> None:
+    st = situation({"start": "horde", "players": [
+        {"abilities": ["control"], "resources": {"magic": 4}, "units": {"c3": {"settlement": 1}}}],
+        "hordes": {"c4": "rat-king", "j10": "troll-king"}})
+    assert bot_plays(st) == "Control: horde at c4"
+    while st.decision().player < 0:          # the tie rolls of the horde order
+        st.apply(0)
+    assert st.decision().prompt == "Move the horde at c4"
+    assert bot_plays(st) in ("c5", "d4", "b4")
+
+
+def test_fighting_withdrawal_pulls_out_a_stack_that_would_lose() -> None:
+    st = situation({"start": "horde", "players": [
+        {"abilities": ["fighting-withdrawal"], "resources": {"food": 1},
+         "units": {"a1": {"settlement": 1}, "c3": {"army": 1}}}],
+        "hordes": {"c4": "rat-king"}})
+    label = bot_plays(st)
+    assert label.startswith("Fighting Withdrawal: stack from c3 to ") and not label.endswith("c4")
+
+
+def test_divination_rerolls_an_awaken_horde_event() -> None:
+    st = situation({"start": "turn", "phase": "event-phase", "players": [
+        {"abilities": ["divination"], "resources": {"magic": 1}, "units": {"c3": {"settlement": 1}}}]})
+    roll(st, 4)
+    assert bot_pick(st) == "Divination: reroll"
+
+
+def test_oracles_raise_a_low_event_die() -> None:
+    st = situation({"start": "turn", "phase": "event-phase", "players": [
+        {"abilities": ["oracles"], "resources": {"magic": 1}, "units": {"c3": {"settlement": 1}}}]})
+    roll(st, 5)                               # Stockpile: 1d6 wood
+    bot_plays(st)
+    roll(st, 2)
+    assert bot_pick(st) == "Oracles: +1 (makes 3)"
+
+
+def test_oracles_turn_a_missed_battle_roll_into_a_hit() -> None:
+    st = situation({"start": "turn", "phase": "attack-phase", "players": [
+        {"abilities": ["oracles"], "resources": {"magic": 1}, "units": {"c3": {"settlement": 1, "army": 1}}}],
+        "hordes": {"c3": "hill-giant-chief"}})
+    roll(st, 5)                               # an army hits on 6+ against defense 0
+    assert bot_pick(st) == "Oracles: +1 (makes 6)"
+
+
+def neighbours(p0: dict, p1: dict):
+    return situation({"start": "turn", "phase": "trade-phase", "current": 0, "players": [
+        dict(p0, units={"c3": {"settlement": 1}}), dict(p1, units={"c4": {"settlement": 1}})]}, 2)
+
+
+def test_neighbours_exchange_a_spare_chit_for_a_needed_one() -> None:
+    st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
+    assert bot_plays(st) == "Offer Player 2 1 wood for 1 stone"
+    assert bot_plays(st) == "Accept the exchange"
+    assert st.res[0][st.model.resources.index("stone")] == 1
+
+
+def test_an_exchange_that_does_not_help_is_declined() -> None:
+    st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5, "wood": 6}})
+    assert bot_plays(st) == "Offer Player 2 1 wood for 1 stone"
+    assert bot_plays(st) == "Decline"
+
+
+def test_the_heuristic_bot_gives_nothing_away() -> None:
+    st = neighbours({"resources": {"wood": 1}}, {"resources": {"wood": 1}})
+    assert bot_pick(st) == "Done"
+
+
+def test_heuristic_kingdoms_are_spread_over_all_fifteen() -> None:
+    played = set()
+    for seed in range(12):
+        rec = play_game(SPEC, model(), 6, seed, ["heuristic"])
+        played |= {k for k, u in rec.result.usage.items() if "played" in u and any(u["played"])}
+    assert played == {k.id for k in model().kingdoms}
+
+
+@pytest.fixture(scope="module")
+def explored() -> list:
+    return [play_game(SPEC, model(), 2 + i % 5, 500 + i, ["explore"], check=i % 10 == 0) for i in range(40)]
+
+
+def test_explore_games_finish_cleanly(explored) -> None:
+    assert all(r.error is None and r.result.end_reason == "rounds" for r in explored)
+
+
+def test_explore_uses_every_ability_and_kingdom(explored) -> None:
+    used: dict[str, int] = {}
+    for r in explored:
+        for cid, u in r.result.usage.items():
+            seats = {i for event in ("used", "played") for i, n in enumerate(u.get(event, [])) if n}
+            used[cid] = used.get(cid, 0) + len(seats)
+    missing = [a.id for a in model().abilities if not used.get(a.id)]
+    missing += [k.id for k in model().kingdoms if not used.get(k.id)]
+    assert missing == []
+
+
+def test_explore_bot_still_plays_like_the_heuristic_outside_its_curiosity() -> None:
+    st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
+    d = st.decision()
+    assert d.options[ExploreBot(0, random.Random(1)).choose(st, d)] == "Offer Player 2 1 wood for 1 stone"
