@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, PARTY_LIMIT
+from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2
 
 if TYPE_CHECKING:
     from engine.hordes_and_heroes.state import HHState
@@ -85,7 +85,7 @@ def check(st: "HHState") -> list[str]:
             out.append(f"{t.id}: {town[t.idx]} copies, expected {t.quantity}")
     # limits and counts
     for seat in range(st.n):
-        if len(st.parties[seat]) > PARTY_LIMIT:
+        if len(st.parties[seat]) > st.model.rules.party_limit:
             out.append(f"player {seat + 1} has {len(st.parties[seat])} heroes in the party")
         if seat != st.current and len(st.hands[seat]) > st.hand_limit(seat):
             out.append(f"player {seat + 1} holds {len(st.hands[seat])} cards outside their turn")

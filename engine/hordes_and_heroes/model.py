@@ -80,6 +80,25 @@ class Town:
 
 
 @dataclass(frozen=True, slots=True)
+class Rules:
+    """The game's constants (content/hordes-and-heroes/rules.yaml): the print reads the same."""
+
+    starting_hand: int
+    hand_limit: int
+    party_limit: int
+    recruits: int
+    actions: int
+    dice: int
+    rerolls: int
+    end_draw: int
+
+
+RULE_FIELDS = {"starting-hand": "starting_hand", "hand-limit": "hand_limit", "party-limit": "party_limit",
+               "recruits-per-turn": "recruits", "actions-per-turn": "actions", "dice": "dice",
+               "rerolls": "rerolls", "end-draw": "end_draw"}
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     deck: tuple[DeckCard, ...]
     monsters: tuple[Monster, ...]
@@ -88,6 +107,7 @@ class Model:
     dice: int                     # dice in the box (the rules roll 5 plus extras)
     doom_tokens: int
     by_id: dict[str, tuple[str, int]]   # id -> (space, index); space in deck/monster/treasure/town
+    rules: Rules
 
     def find(self, space: str, ident: str) -> int:
         """Index of `ident` in a space; KeyError with a clear message otherwise."""
@@ -187,7 +207,14 @@ def build_model(content: dict[str, list[dict]]) -> Model:
     bosses = sum(m.quantity for m in monsters if m.level == 3)
     if bosses < 1:
         raise ValueError("the horde needs at least one boss")
-    return Model(tuple(deck), tuple(monsters), tuple(treasures), tuple(towns), dice, doom, by_id)
+    items = content.get("rules") or []
+    if len(items) != 1:
+        raise ValueError("the game needs exactly one rules item (rules.yaml)")
+    missing = [k for k in RULE_FIELDS if k not in items[0]]
+    if missing:
+        raise ValueError(f"rules.yaml lacks {', '.join(missing)}")
+    rules = Rules(**{f: int(items[0][k]) for k, f in RULE_FIELDS.items()})
+    return Model(tuple(deck), tuple(monsters), tuple(treasures), tuple(towns), dice, doom, by_id, rules)
 
 
 def all_effect_kinds(model: Model) -> set[str]:

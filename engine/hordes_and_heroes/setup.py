@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from engine.core.api import CHANCE, Decision
-from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, START_HAND, HHState, PartyHero, Stack
+from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, HHState, PartyHero, Stack
 
 STACK_NAMES = "ABCDEFGHIJ"
 PHASES = ("action", "dice", "attack", "horde", "end")
@@ -24,7 +24,7 @@ def standard_setup(st: HHState) -> Iterator[Decision]:
     for s in st.line:
         yield from st.reveal(s)
     for seat in range(st.n):
-        yield from st.draw_many(seat, START_HAND)
+        yield from st.draw_many(seat, m.rules.starting_hand)
     a = yield Decision(CHANCE, "Choose the start player", tuple(f"Player {i + 1}" for i in range(st.n)))
     st.start_player = st.current = a
     st.last_player = (a - 1) % st.n

@@ -17,14 +17,6 @@ from engine.hordes_and_heroes.model import DeckCard, Model
 
 HIDDEN_L1 = -1
 HIDDEN_L2 = -2
-PARTY_LIMIT = 5
-HAND_LIMIT = 5
-START_HAND = 5
-END_DRAW = 4
-DICE = 5
-REROLLS = 2
-RECRUITS = 2
-PLAYS = 2
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
@@ -109,15 +101,15 @@ class HHState(SequentialState):
         self.faces: list[int] = []
         self.locked: list[bool] = []
         self.kept: list[bool] = []
-        self.rerolls = REROLLS
-        self.start_dice = DICE
+        self.rerolls = m.rules.rerolls
+        self.start_dice = m.rules.dice
         self.steam = 0
         self.shield = 0
         self.bonus_strength = 0
         self.class_bonus: list[tuple[str, int, bool]] = []
         self.discounts: list[int] = []
-        self.recruits_left = RECRUITS
-        self.plays_left = PLAYS
+        self.recruits_left = m.rules.recruits
+        self.plays_left = m.rules.actions
         self.opened: list[Stack] = []
         self.ctx_stack: Stack | None = None
         self.last_counterattack = (0, 0)   # (total, damage after shields)
@@ -140,7 +132,7 @@ class HHState(SequentialState):
     # ------------------------------------------------------------------ helpers
     def hand_limit(self, seat: int) -> int:
         deck = self.model.deck
-        return HAND_LIMIT + sum(deck[h.card].hand_bonus for h in self.parties[seat])
+        return self.model.rules.hand_limit + sum(deck[h.card].hand_bonus for h in self.parties[seat])
 
     def hero_label(self, h: PartyHero) -> str:
         name = self.model.deck[h.card].name
@@ -249,10 +241,10 @@ class HHState(SequentialState):
                 h.active = False
         self.in_roll = False
         self.faces, self.locked, self.kept = [], [], []
-        self.rerolls, self.start_dice = REROLLS, DICE
+        self.rerolls, self.start_dice = self.model.rules.rerolls, self.model.rules.dice
         self.steam = self.shield = self.bonus_strength = 0
         self.class_bonus, self.discounts, self.opened, self.set_aside = [], [], [], []
-        self.recruits_left, self.plays_left = RECRUITS, PLAYS
+        self.recruits_left, self.plays_left = self.model.rules.recruits, self.model.rules.actions
         self.last_counterattack = self.last_ambush = (0, 0)
 
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
@@ -311,7 +303,7 @@ class HHState(SequentialState):
             if kind == "recruit":
                 self.recruits_left -= 1
                 self.in_play.append(card)
-                if len(self.parties[seat]) >= PARTY_LIMIT:
+                if len(self.parties[seat]) >= self.model.rules.party_limit:
                     yield from self.discard_from_party(seat, 1, "Your party is full: discard a hero")
                 self.in_play.remove(card)
                 self.parties[seat].append(PartyHero(card))
@@ -728,7 +720,7 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ 4. end phase
     def end_phase(self, seat: int) -> Iterator[Decision]:
-        for _ in range(END_DRAW):
+        for _ in range(self.model.rules.end_draw):
             yield from self.draw_card(seat)
         limit = self.hand_limit(seat)
         if len(self.hands[seat]) > limit:

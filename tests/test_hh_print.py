@@ -1,0 +1,66 @@
+"""The print reads the rules' constants: the quick reference and card footers of Hordes & Heroes
+are rendered from content/hordes-and-heroes/rules.yaml, the same item the engine plays with."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from test_hh_support import CONTENT, ROOT
+
+
+def _print(tmp_path: Path, change: dict[str, tuple[str, str]] | None = None) -> str:
+    """Copy the game, apply text changes to its files, print the quick reference and an action
+    card, and return the PDF's text with whitespace collapsed."""
+    game = tmp_path / "hordes-and-heroes"
+    shutil.copytree(CONTENT, game)
+    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "print")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("schemas: hordekit\n", "schemas: hordekit\ntemplates: print\n"))
+    for name, (old, new) in (change or {}).items():
+        path = game / name
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new))
+    pdf = tmp_path / "x.pdf"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "pnp", str(game), "-o", str(pdf),
+                          "--only", "quick-reference,by-the-power-of,steamasaur"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(pdf).pages))
+
+
+def test_the_quick_reference_prints_the_rules_numbers(tmp_path: Path) -> None:
+    text = _print(tmp_path)
+    for phrase in ("Bring up to 2 heroes", "(5 at most)", "up to 2 action cards", "Roll 5 dice",
+                   "up to 2 times", "Draw 4, keep at most 5", "play up to 2 a turn"):
+        assert phrase in text, phrase
+
+
+def test_changing_a_rule_constant_changes_the_print(tmp_path: Path) -> None:
+    text = _print(tmp_path, {"rules.yaml": ("    end-draw: 4\n    notes", "    end-draw: 3\n    notes")})
+    assert "Draw 3, keep at most 5" in text and "Draw 4" not in text
+
+
+def test_changing_a_rule_constant_changes_play() -> None:
+    from engine.hordes_and_heroes import SPEC
+    from test_hh_support import content
+    data = dict(content())
+    data["rules"] = [dict(data["rules"][0], **{"end-draw": 3})]
+    st = SPEC.scenario_state(SPEC.build_model(data), 2, {"phase": "end", "players": [{"party": ["squire"]}, {}],
+                                                         "stacks": [["imp"]]})
+    draws = 0
+    d = st.decision()
+    while d is not None and d.prompt == "Draw from the hero deck":
+        draws += 1
+        st.apply(0)
+        d = st.decision()
+    assert draws == 3
+
+
+def test_a_steam_cost_prints_as_an_alternative_to_dice(tmp_path: Path) -> None:
+    text = _print(tmp_path)
+    assert " or 4" in text and "+4" not in text
