@@ -81,3 +81,28 @@ def test_a_full_party_swaps_its_least_useful_hero() -> None:
     value, _ = plan.swap(_party("alchemist", "sergeant", "swordmaster", "berserker", "marshal"),
                          m.find("deck", "steamasaur"))
     assert value <= plan.strength(_party("alchemist", "sergeant", "swordmaster", "berserker", "marshal")) + 0.05
+
+
+def test_the_explore_bot_uses_every_hero_and_action() -> None:
+    from engine.core.driver import play_game
+    from engine.hordes_and_heroes import SPEC
+    seen: set[str] = set()
+    for i in range(30):
+        rec = play_game(SPEC, model(), 2 + i % 4, 900 + i, ["explore"], check=i % 10 == 0)
+        assert rec.error is None, rec.error
+        seen |= {cid for cid, u in rec.result.usage.items()
+                 if any(any(u.get(e, [])) for e in ("recruited", "played"))}
+    assert {c.id for c in model().deck} <= seen
+
+
+def test_treasures_and_monsters_are_reported_as_used_by_the_seat_that_took_them() -> None:
+    from engine.core.driver import play_game
+    from engine.hordes_and_heroes import SPEC
+    rec = play_game(SPEC, model(), 3, 4, ["heuristic"])
+    u = rec.result.usage
+    monsters = [m.id for m in model().monsters if m.id in u]
+    assert monsters and all(u[m]["used"] == [a + b for a, b in zip(u[m].get("defeated", [0, 0, 0]),
+                                                                    u[m].get("captured", [0, 0, 0]))]
+                            for m in monsters)
+    fired = [t.id for t in model().treasures if "used" in u.get(t.id, {})]
+    assert fired and all("attached" in u[t] for t in fired)
