@@ -32,7 +32,7 @@ SPEC = GameSpec(
     new_state=new_state,
     bots={"heuristic": _heuristic, "explore": _explore},
     effect_kinds=EFFECT_KINDS,
-    kinds={"hero": True, "action": True, "monster": True, "treasure": True, "town": True,
+    kinds={"rules": True, "hero": True, "action": True, "monster": True, "treasure": True, "town": True,
            "die": False, "token": False},
     choice_events=frozenset({"recruited", "played", "activated", "used"}),
     information="imperfect",
