@@ -122,3 +122,16 @@ def test_a_label_with_a_comma_gets_a_hint_about_block_lists() -> None:
     data["steps"][1]["expect"]["decision"]["options_include"] = ["Attack Ghoul (stack C", "vanguard)"]
     fails = run_scenario(data, content())
     assert any("one label per line" in f for f in fails)
+
+
+def test_a_wrong_player_count_in_a_file_is_reported_at_its_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    text = (SCENARIOS / "standard-setup.yaml").read_text(encoding="utf-8").replace("players: 3", "players: 7")
+    bad = tmp_path / "seven.yaml"
+    bad.write_text(text, encoding="utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("players: 7"))
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(bad)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1
+    assert f"seven.yaml:{line}:" in run.stdout and "is for 2 to 5 players" in run.stdout

@@ -343,7 +343,10 @@ def scenario(
         failed += 1
         for p in problems:
             m = re.search(r"step (\d+)", p)
-            pos = doc.pos(("steps", int(m.group(1)) - 1)) if m else doc.pos(("expect",))
+            key: tuple = ("steps", int(m.group(1)) - 1) if m else ("expect",)
+            if not m and ": players is " in p and "players" in doc.data:
+                key = ("players",)      # a player count outside the game's range
+            pos = doc.pos(key)
             typer.echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
     typer.echo(f"{len(paths) - failed} passed, {failed} failed")
     raise typer.Exit(1 if failed else 0)
