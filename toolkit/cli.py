@@ -11,49 +11,79 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import usage_error
+from toolkit.cliutil import HordekitGroup, OutputFormat, local_games, say, usage_error, verbosity
+from toolkit.pnp_cli import Paper
 
 app = typer.Typer(
     name="hordekit",
+    cls=HordekitGroup,
     help="Validate, play-test and print board games whose components are kept as YAML.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 
 
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
-    github = "github"
+def _version(value: bool) -> None:
+    if value:
+        from toolkit import __version__
+
+        typer.echo(f"hordekit {__version__}")
+        raise typer.Exit(0)
 
 
-def _game_dirs(paths: list[Path] | None) -> tuple[list[Path], list[Path]]:
-    from toolkit.games import default_content_dir, find_game_dirs
+@app.callback()
+def _global_options(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print hordekit's version and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems and failures.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print more: timings and what each stage did.")] = False,
+) -> None:
+    """Validate, play-test and print board games whose components are kept as YAML.
 
-    if not paths:
-        paths = [default_content_dir()]
-    for p in paths:
-        if not p.exists():
-            usage_error(f"no such file or folder: {p}")
-    games, files = find_game_dirs(paths)
+    Commands without a game look in the current folder (a game.yaml) or its content/ folder;
+    --shipped (or a game id such as kingdoms) names the games that come with hordekit.
+    """
+    if quiet and verbose:
+        usage_error("-q and -v exclude each other")
+    ctx.obj = {"verbosity": -1 if quiet else 1 if verbose else 0}
+
+
+SHIPPED_HELP = "The games that come with hordekit instead of the ones here."
+
+
+def _game_dirs(paths: list[Path] | None, shipped: bool = False) -> tuple[list[Path], list[Path]]:
+    from toolkit.games import find_game_dirs
+
+    places = local_games(paths, shipped)
+    games, files = find_game_dirs(places)
     if not games:
-        usage_error(f"no game found in {', '.join(map(str, paths))} (a game is a folder with a game.yaml)")
+        usage_error(f"no game found in {', '.join(map(str, places))} (a game is a folder with a game.yaml)")
     return games, files
+
+
+PathsArg = Annotated[Optional[list[Path]], typer.Argument(
+    metavar="PATH", help="Game folders, folders of games, or single content files. Default: the game here "
+                         "(./game.yaml) or the games under ./content.")]
+ShippedOpt = Annotated[bool, typer.Option("--shipped", help=SHIPPED_HELP)]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print results: text for people, "
+                                                  "json for scripts, github for CI annotations.")]
 
 
 @app.command()
 def validate(
-    paths: Annotated[Optional[list[Path]], typer.Argument(
-        help="Game folders, folders of games, or single content files. Default: every game under ./content.")] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print problems.")] = OutputFormat.text,
+    paths: PathsArg = None,
+    shipped: ShippedOpt = False,
+    format: FormatOpt = OutputFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
 ) -> None:
     """Check content against its schemas and cross-file rules; report every problem at once.
@@ -64,40 +94,57 @@ def validate(
     --strict), 2 for usage errors.
     """
     from toolkit.diagnostics import FORMATTERS, Severity, summary
-    from toolkit.games import load_game
     from toolkit.paths import display
 
-    game_dirs, only_files = _game_dirs(paths)
+    game_dirs, only_files = _game_dirs(paths, shipped)
     only = {display(f) for f in only_files}
     diags = []
     for gdir in game_dirs:
-        loaded = load_game(gdir)
-        if loaded.ok and loaded.game is not None and (loaded.game.templates_dir / "layouts.yaml").is_file():
-            from toolkit.pnp import check_text_fit
-
-            loaded.diagnostics += check_text_fit(loaded)  # text too long for its printed box: HK401
+        loaded = _load_checked(gdir)
         found = [d for d in loaded.diagnostics if not only or d.file in only]
         diags.extend(found)
         if format is OutputFormat.text:
             if found:
                 typer.echo(FORMATTERS["text"](found))
-            typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
+            if found or verbosity() >= 0:
+                typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
     if format is not OutputFormat.text:
         typer.echo(FORMATTERS[format.value](diags) if diags else ("[]" if format is OutputFormat.json else ""))
     failed = any(d.severity is Severity.ERROR or strict for d in diags)
     raise typer.Exit(1 if failed else 0)
 
 
+def _load_checked(gdir: Path) -> Any:
+    """Load a game and add the print-fit warnings (HK401) when it has layouts."""
+    from toolkit.games import load_game
+
+    loaded = load_game(gdir)
+    if loaded.ok and loaded.game is not None and (loaded.game.templates_dir / "layouts.yaml").is_file():
+        from toolkit.pnp import check_text_fit
+
+        loaded.diagnostics += check_text_fit(loaded)  # text too long for its printed box: HK401
+    return loaded
+
+
 @app.command()
 def games(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Where to look. Default: ./content.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: id, title, players and counts per game.")] = False,
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        metavar="PATH", help="Where to look. Default: the game here or the games under ./content.")] = None,
+    shipped: ShippedOpt = False,
+    format: FormatOpt = OutputFormat.text,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True, help="Same as --format json.")] = False,
 ) -> None:
-    """List the games found, with their component counts (physical pieces, quantities included)."""
+    """List the games found, with their component counts (physical pieces, quantities included).
+
+    --format json prints id, title, path, players, validity, fingerprint and counts per game;
+    --format github adds an error annotation for each game whose content has errors.
+    """
     from toolkit.games import load_game
     from toolkit.paths import display
 
-    game_dirs, _ = _game_dirs(paths)
+    if as_json:
+        format = OutputFormat.json
+    game_dirs, _ = _game_dirs(paths, shipped)
     rows = []
     for gdir in game_dirs:
         loaded = load_game(gdir)
@@ -111,7 +158,7 @@ def games(
             "fingerprint": loaded.fingerprint if loaded.ok else None,
             "counts": loaded.counts(),
         })
-    if as_json:
+    if format is OutputFormat.json:
         typer.echo(json.dumps(rows, indent=2))
         return
     for row in rows:
@@ -122,23 +169,47 @@ def games(
                    f"{pieces} pieces{state}" if players else f"{row['id']}{state}")
         for kind, n in row["counts"].items():
             typer.echo(f"    {kind:<28} {n:>5}")
+        if format is OutputFormat.github and not row["valid"]:
+            typer.echo(f"::error file={row['path']}/game.yaml,title=hordekit::{row['id']} has content errors")
 
 
 @app.command()
 def schema(
-    output: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the schemas into.")] = Path("schemas"),
+    for_game: Annotated[Optional[str], typer.Option("--for", metavar="GAME", help="Derive starting schemas from this game's YAML items instead (a game id or folder).")] = None,
+    kind: Annotated[Optional[list[str]], typer.Option("--kind", metavar="KIND", help="With --for: only these component kinds (repeat the option).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --for: replace schemas that already exist.")] = False,
+    out_dir: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder to write the schemas into. Default: ./schemas, or with --for the game's own schemas folder.")] = None,
 ) -> None:
-    """Write hordekit's JSON Schemas into a folder, for editors (VS Code's YAML extension).
+    """Write JSON Schemas for editors (VS Code's YAML extension): hordekit's own, or with --for,
+    starting schemas derived from a game's existing items.
 
-    Content files point at them with a first line such as
-    `# yaml-language-server: $schema=../../schemas/<game>/<file>.schema.json`; the command also
-    prints a `yaml.schemas` setting for editors that prefer one.
+    Without --for, copies hordekit's schemas and prints a `yaml.schemas` editor setting. With
+    --for GAME, writes one schema per component kind whose schema file is missing (or every kind
+    with --force), inferred from its items (types, required fields, enums of few values), and
+    adds a `# yaml-language-server: $schema=...` line to each component file that has none, so
+    completion and hover help work at once. Edit the schemas afterwards: they are a start.
     """
+    if for_game is not None:
+        from toolkit.cliutil import game_folder
+        from toolkit.schemagen import write_game_schemas
+
+        written = write_game_schemas(game_folder(for_game), kinds=kind or None, force=force, out_dir=out_dir)
+        for line in written:
+            say(line)
+        return
+    if kind or force:
+        usage_error("--kind and --force go with --for GAME")
+    _copy_builtin_schemas(out_dir or Path("schemas"))
+
+
+def _copy_builtin_schemas(output: Path) -> None:
     import shutil
 
     from toolkit.paths import data_dir, display
 
     source = data_dir("schemas")
+    if output.exists() and not output.is_dir():
+        usage_error(f"--out-dir {output} is a file, not a folder")
     written = 0
     same = output.resolve() == source.resolve()
     for path in sorted(source.rglob("*.schema.json")):
@@ -150,96 +221,171 @@ def schema(
             tmp.replace(target)
         written += 1
     verb = "are already in" if same else "written to"
-    typer.echo(f"{written} schemas {verb} {display(output)}", err=True)
+    say(f"{written} schemas {verb} {display(output)}", err=True)
     mapping = {f"{display(output)}/manifest.schema.json": "content/*/game.yaml"}
     typer.echo(json.dumps({"yaml.schemas": mapping}, indent=2))
 
 
+class Stage(str, Enum):
+    smoke = "smoke"
+    pnp = "pnp"
+
+
 @app.command()
 def build(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Games to build. Default: every game under ./content.")] = None,
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        metavar="PATH", help="Games to build. Default: the game here or the games under ./content.")] = None,
+    shipped: ShippedOpt = False,
     games: Annotated[int, typer.Option("--games", "-n", min=0, help="Smoke games per game (0 skips them).")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed for the smoke games.")] = 1,
-    paper: Annotated[str, typer.Option(help="Paper for the PDFs: a4 or letter.")] = "a4",
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where results go, one folder per game.")] = Path("out"),
+    players: Annotated[Optional[str], typer.Option(metavar="N|A..B|A,B", help="Player counts for the smoke games. Default: all each game supports.")] = None,
+    workers: Annotated[int, typer.Option(min=0, help="Worker processes for the smoke games (0: all cores).")] = 0,
+    strict: Annotated[bool, typer.Option("--strict", help="Treat validation warnings as errors.")] = False,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper for the PDFs.")] = Paper.a4,
+    bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, metavar="MM", help="Bleed around every printed piece, in mm.")] = 3.0,
+    skip: Annotated[Optional[list[Stage]], typer.Option("--skip", help="Leave out a stage on purpose (repeat the option); a skipped stage is not a failure.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out-dir", "-d", metavar="FOLDER", help="Where results go, one folder per game.")] = Path("out"),
+    format: FormatOpt = OutputFormat.text,
 ) -> None:
     """Everything before a playtest, for every game: validate, play smoke games, write the PDFs.
 
-    Per game, into out/<game>/: smoke-report.html/.json/.csv and print-and-play.pdf. A stage is
-    skipped when the content has errors (the errors are printed). Exit code 1 if anything failed.
+    Per game, into out/<game>/: smoke-report.html/.json/.csv and print-and-play.pdf. A game asks
+    for smoke games by naming a rules module, and for a PDF by having physical components. Exit
+    code 1 when content has errors, a smoke game failed, or a stage a game asked for could not
+    run (a rules module that does not load, missing print layouts); the output says which.
     """
-    import time
+    from toolkit.games import read_manifest
+    from toolkit.play_cli import parse_players
 
-    from toolkit.diagnostics import Severity, format_text, summary
-    from toolkit.games import load_game
-    from toolkit.paths import display
-
-    game_dirs, _ = _game_dirs(paths)
-    failed = False
+    if players is not None:
+        parse_players(players, 1, 12)  # the syntax, before any work
+    if out_dir.exists() and not out_dir.is_dir():
+        usage_error(f"--out-dir {out_dir} is a file, not a folder")
+    game_dirs, _ = _game_dirs(paths, shipped)
+    counts: dict[Path, tuple[int, ...] | None] = {}
     for gdir in game_dirs:
-        loaded = load_game(gdir)
-        name = loaded.game.id if loaded.game else gdir.name
-        warnings = [d for d in loaded.diagnostics if d.severity is Severity.WARNING]
-        typer.echo(f"[{name}] validate: {'ok' if loaded.ok else 'FAILED'} ({summary(loaded.diagnostics)})")
-        if loaded.diagnostics:
-            typer.echo(format_text(loaded.diagnostics if not loaded.ok else warnings))
-        if not loaded.ok:
-            failed = True
-            continue
-        out_dir = output / name
-        failed |= not _build_smoke(loaded, games, seed, out_dir)
-        if not (loaded.game.templates_dir / "layouts.yaml").is_file():
-            typer.echo(f"[{name}] print-and-play: skipped (no print layouts in {display(loaded.game.templates_dir)})")
-            continue
-        start = time.perf_counter()
-        from toolkit.pnp import build_pdf
-
-        pdf = build_pdf(loaded, out_dir / "print-and-play.pdf", paper=paper)
-        took = time.perf_counter() - start
-        if pdf.diagnostics:
-            typer.echo(format_text(pdf.diagnostics))
-        if pdf.output is None or not pdf.ok:
-            typer.echo(f"[{name}] print-and-play: FAILED")
-            failed = True
-        else:
-            typer.echo(f"[{name}] print-and-play: {display(pdf.output)} ({pdf.pages} pages, "
-                       f"{pdf.bytes / 1024:.0f} KiB, {took:.1f} s)")
+        game, _, _ = read_manifest(gdir)
+        counts[gdir] = parse_players(players, *game.players) if players and game else None
+    options = BuildOptions(games=games, seed=seed, workers=workers, strict=strict, paper=paper.value,
+                           bleed=bleed, skip={s.value for s in skip or []}, out_dir=out_dir)
+    results = [_build_game(gdir, counts[gdir], options, format) for gdir in game_dirs]
+    failed = any(r["status"] == "failed" for game in results for r in game["stages"])
+    if format is OutputFormat.json:
+        typer.echo(json.dumps({"ok": not failed, "games": results}, indent=2))
     raise typer.Exit(1 if failed else 0)
 
 
-def _build_smoke(loaded: Any, games: int, seed: int, out_dir: Path) -> bool:
-    """The default smoke run of `build`; True when no game failed (or there is nothing to play)."""
+@dataclass(frozen=True)
+class BuildOptions:
+    """What `build` was asked to do, the same for every game."""
+
+    games: int
+    seed: int
+    workers: int
+    strict: bool
+    paper: str
+    bleed: float
+    skip: set[str]
+    out_dir: Path
+
+
+def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, format: OutputFormat) -> dict[str, Any]:
+    """Validate, smoke and print one game; each stage's outcome as ok, failed or skipped."""
+    from toolkit.diagnostics import FORMATTERS, Severity, summary
     from toolkit.paths import display
 
-    name = loaded.game.id
-    if games == 0:
-        return True
+    loaded = _load_checked(gdir)
+    name = loaded.game.id if loaded.game else gdir.name
+    stages: list[dict[str, Any]] = []
+
+    def report(stage: str, status: str, message: str, output: Path | None = None) -> None:
+        stages.append({"stage": stage, "status": status, "message": message,
+                       "output": display(output) if output else None})
+        if format is not OutputFormat.json and (status == "failed" or verbosity() >= 0):
+            typer.echo(f"[{name}] {stage}: {message}")
+        if format is OutputFormat.github and status == "failed":
+            typer.echo(f"::error file={display(gdir / 'game.yaml')},title=hordekit build::{stage}: {message}")
+
+    bad = [d for d in loaded.diagnostics if d.severity is Severity.ERROR or opts.strict]
+    if loaded.diagnostics and format is not OutputFormat.json:
+        typer.echo(FORMATTERS[format.value](loaded.diagnostics if bad else
+                                            [d for d in loaded.diagnostics if d.severity is Severity.WARNING]))
+    report("validate", "failed" if bad else "ok", f"{'FAILED' if bad else 'ok'} ({summary(loaded.diagnostics)})")
+    if not bad:
+        out = opts.out_dir / name
+        _smoke_stage(loaded, counts, opts, out, report)
+        _pnp_stage(loaded, opts, out, report)
+    return {"id": name, "path": display(gdir), "stages": stages}
+
+
+def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions, out_dir: Path,
+                 report: Any) -> None:
+    """The smoke games of `build`: a game that names a rules module asked for them."""
+    from toolkit.paths import display
+
+    if "smoke" in opts.skip or opts.games == 0:
+        report("smoke", "skipped", "skipped (asked for on the command line)")
+        return
     if not loaded.game.rules:
-        typer.echo(f"[{name}] smoke: skipped (the manifest names no rules engine)")
-        return True
+        report("smoke", "skipped", "skipped (the manifest names no rules module)")
+        return
     from toolkit.play_cli import run_smoke
     from toolkit.rules import load_rules
     from toolkit.smoke.runner import default_workers
 
     try:
         spec = load_rules(loaded.game.rules)
-    except (ImportError, LookupError):
-        typer.echo(f"[{name}] smoke: skipped (rules module {loaded.game.rules} is not available yet)")
-        return True
-    counts = tuple(range(spec.min_players, spec.max_players + 1))
+    except (ImportError, LookupError) as exc:
+        report("smoke", "failed", f"FAILED: the rules module named in the manifest does not load ({exc})")
+        return
+    counts = counts or tuple(range(spec.min_players, spec.max_players + 1))
     bot = "heuristic" if "heuristic" in spec.bots else "random"
-    report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=[bot],
-                       workers=default_workers(), check="sample", out_dir=out_dir)
-    typer.echo(f"[{name}] smoke: {report['games_finished']}/{games} games finished, {len(report['errors'])} failed, "
-               f"{report['stalemates']} stalemates ({report['games_per_second']} games/s) -> "
-               f"{display(out_dir / 'smoke-report.html')}")
-    for err in report["errors"][:5]:
+    result = run_smoke(loaded, spec, games=opts.games, players=counts, seed=opts.seed, bots=[bot],
+                       workers=opts.workers or default_workers(), check="sample", out_dir=out_dir,
+                       progress=verbosity() >= 0)
+    failed = bool(result["errors"])
+    report("smoke", "failed" if failed else "ok",
+           f"{result['games_finished']}/{opts.games} games finished, {len(result['errors'])} failed, "
+           f"{result['stalemates']} stalemates ({result['games_per_second']} games/s) -> "
+           f"{display(out_dir / 'smoke-report.html')}", out_dir / "smoke-report.json")
+    for err in result["errors"][:5]:
         typer.echo(f"    failed game {err['index']}: {err['message']}\n    reproduce: {err['command']}")
-    return not report["errors"]
+
+
+def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any) -> None:
+    """The PDF of `build`: a game with physical components asked for it."""
+    import time
+
+    from toolkit.diagnostics import format_text
+    from toolkit.paths import display
+
+    game = loaded.game
+    if "pnp" in opts.skip:
+        report("print-and-play", "skipped", "skipped (asked for on the command line)")
+        return
+    if not any(k.physical for k in game.kinds.values()):
+        report("print-and-play", "skipped", "skipped (the game has no physical components)")
+        return
+    if not (game.templates_dir / "layouts.yaml").is_file():
+        report("print-and-play", "failed", f"FAILED: no print layouts ({display(game.templates_dir / 'layouts.yaml')} "
+                                           "is missing); add one, or --skip pnp")
+        return
+    from toolkit.pnp import build_pdf
+
+    start = time.perf_counter()
+    pdf = build_pdf(loaded, out_dir / "print-and-play.pdf", paper=opts.paper, bleed=opts.bleed)
+    took = time.perf_counter() - start
+    if pdf.diagnostics:
+        typer.echo(format_text(pdf.diagnostics))
+    if pdf.output is None or not pdf.ok:
+        report("print-and-play", "failed", "FAILED (see the problems above)")
+    else:
+        report("print-and-play", "ok", f"{display(pdf.output)} ({pdf.pages} pages, {pdf.bytes / 1024:.0f} KiB, "
+                                       f"{took:.1f} s)", pdf.output)
 
 
 #: Modules that add their own commands to `app` through a `register(app)` function.
-COMMAND_MODULES = ("toolkit.pnp_cli", "toolkit.play_cli")
+COMMAND_MODULES = ("toolkit.pnp_cli", "toolkit.play_cli", "toolkit.designer_cli")
 
 
 def _register_commands() -> None:

@@ -1,11 +1,26 @@
-"""Small pieces every command module shares: usage errors and finding the game a command names."""
+"""Small pieces every command module shares: usage errors, finding games, output formats,
+verbosity, and help texts that speak the designer's language instead of Python's.
+"""
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import click
 import typer
+from typer.core import TyperArgument, TyperGroup
+
+MANIFEST = "game.yaml"
+
+
+class OutputFormat(str, Enum):
+    """How a command prints its results: for people, for scripts, or as CI annotations."""
+
+    text = "text"
+    json = "json"
+    github = "github"
 
 
 def usage_error(message: str) -> NoReturn:
@@ -22,3 +37,100 @@ def game_folder(name: str) -> Path:
     if folder is None:
         usage_error(problem)
     return folder
+
+
+def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
+    """The places a command works on: the paths given; with none, the game in the current
+    folder or the games under ./content; with ``shipped``, the games hordekit comes with.
+
+    Never falls back to hordekit's own games silently: a designer's repository without a game
+    is told so (exit 2).
+    """
+    from toolkit.paths import data_dir
+
+    if shipped:
+        if paths:
+            usage_error("give game folders or --shipped, not both")
+        return [data_dir("content")]
+    if paths:
+        for p in paths:
+            if not p.exists():
+                usage_error(f"no such file or folder: {p}")
+        return list(paths)
+    here = Path(".")
+    if (here / MANIFEST).is_file():
+        return [here]
+    content = here / "content"
+    if content.is_dir() and any((d / MANIFEST).is_file() for d in content.iterdir()):
+        return [content]
+    usage_error("no game here: neither ./game.yaml nor a game under ./content. Name a game folder, "
+                "create a game with `hordekit new NAME`, or add --shipped for the games that come with hordekit")
+
+
+def verbosity() -> int:
+    """-1 with -q, 1 with -v, 0 otherwise (the global options before the command name)."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    obj = root.obj if root is not None and isinstance(root.obj, dict) else {}
+    return int(obj.get("verbosity", 0))
+
+
+def say(message: str, *, level: int = 0, err: bool = False) -> None:
+    """Print a progress or status line unless -q (level 0) or unless -v was given (level 1)."""
+    if verbosity() >= level:
+        typer.echo(message, err=err)
+
+
+# -- help texts: no Python types ----------------------------------------------------------------
+
+#: Metavars by click type name, for options whose author gave none.
+_TYPE_METAVARS = {"integer": "N", "integer range": "N", "float": "NUMBER", "float range": "NUMBER",
+                  "text": "TEXT", "path": "PATH", "file": "FILE", "directory": "FOLDER"}
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown as `GAME` or `[PATH]...` in usage and help, like every Unix tool."""
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:  # type: ignore[override]
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self._plain_name() + ("..." if self.nargs != 1 else "")
+
+    def _usage_display_name(self) -> str:
+        name = self._plain_name()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def _plain_name(self) -> str:
+        return (self.metavar or self.name or "").upper()
+
+
+def plain_metavars(command: click.Command) -> click.Command:
+    """Give every parameter of ``command`` a metavar a designer can read (TEXT, N, PATH, a|b)."""
+    for param in command.params:
+        if isinstance(param, TyperArgument) and not isinstance(param, _PlainArgument):
+            param.__class__ = _PlainArgument
+        elif isinstance(param, click.Option) and not param.is_flag and param.metavar is None:
+            if isinstance(param.type, click.Choice):
+                param.metavar = "|".join(str(c) for c in param.type.choices)
+            else:
+                param.metavar = _TYPE_METAVARS.get(param.type.name, param.type.name.upper())
+    return command
+
+
+class HordekitGroup(TyperGroup):
+    """The command group: every subcommand's help speaks in metavars, not Python types."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            plain_metavars(command)
+            if isinstance(command, click.Group):
+                for sub in command.commands.values():
+                    plain_metavars(sub)
+        return command
+
+    def format_usage(self, ctx: click.Context, formatter: Any) -> None:
+        plain_metavars(self)
+        super().format_usage(ctx, formatter)

@@ -116,14 +116,30 @@ def find_game_dirs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     return unique, files
 
 
-def default_content_dir() -> Path:
-    """``./content`` when the designer has one, else the games that ship with hordekit."""
-    local = Path("content")
-    return local if local.is_dir() else data_dir("content")
+def game_search_dirs() -> list[Path]:
+    """Where a game id is looked up: the designer's ``./content``, then the games hordekit ships."""
+    return [Path("content"), data_dir("content")]
+
+
+def default_templates_dir(game_dir: Path, gid: str) -> Path:
+    """Where layouts and text templates are when the manifest does not say: the game's own
+    ``templates/`` folder; hordekit's built-in ``templates/<id>/`` only for a game it ships."""
+    if game_dir.resolve().parent == data_dir("content").resolve():
+        return data_dir("templates") / gid
+    return game_dir / "templates"
+
+
+def resolve_rules(game_dir: Path, rules: Any) -> str | None:
+    """The manifest's ``rules``; a rules file (``rules.py``) becomes an absolute path inside the game."""
+    from toolkit.rules import is_rules_file
+
+    if not isinstance(rules, str):
+        return None
+    return str((game_dir / rules).resolve()) if is_rules_file(rules) else rules
 
 
 def find_game(name: str) -> tuple[Path | None, str]:
-    """A game folder from a folder path or a game id under ./content (or the shipped games).
+    """A game folder from a folder path, or a game id under ./content or among the shipped games.
 
     Returns (folder, "") or (None, a message saying what was looked for, with a suggestion).
     """
@@ -132,14 +148,15 @@ def find_game(name: str) -> tuple[Path | None, str]:
     as_path = Path(name)
     if (as_path / MANIFEST).is_file():
         return as_path, ""
-    content = default_content_dir()
-    candidate = content / name
-    if (candidate / MANIFEST).is_file():
-        return candidate, ""
-    known = [d.name for d in content.iterdir() if (d / MANIFEST).is_file()] if content.is_dir() else []
-    hint = did_you_mean(name, known)
-    return None, (f"no game '{name}' (neither a folder with a game.yaml nor a game id under {content})"
-                  + (f"; {hint}" if hint else ""))
+    known: list[str] = []
+    for content in game_search_dirs():
+        if (content / name / MANIFEST).is_file():
+            return content / name, ""
+        if content.is_dir():
+            known += [d.name for d in content.iterdir() if (d / MANIFEST).is_file()]
+    hint = did_you_mean(name, sorted(set(known)))
+    return None, (f"no game '{name}' (neither a folder with a game.yaml nor a game id under ./content "
+                  f"or among hordekit's own games)" + (f"; {hint}" if hint else ""))
 
 
 def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
@@ -170,7 +187,7 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
         gid = str(data.get("id", game_dir.name))
         schemas_dir = data_dir("schemas") if schemas == "hordekit" else (game_dir / str(schemas))
         templates = data.get("templates")
-        templates_dir = (game_dir / str(templates)) if templates else data_dir("templates") / gid
+        templates_dir = (game_dir / str(templates)) if templates else default_templates_dir(game_dir, gid)
         kinds: dict[str, Kind] = {}
         for name, spec in (data.get("components") or {}).items():
             if not isinstance(spec, dict):
@@ -191,7 +208,7 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
             id=gid,
             title=str(data.get("title", gid)),
             players=(int(players.get("min", 1)), int(players.get("max", 1))),
-            rules=data.get("rules") if isinstance(data.get("rules"), str) else None,
+            rules=resolve_rules(game_dir, data.get("rules")),
             schemas_dir=schemas_dir,
             templates_dir=templates_dir,
             kinds=kinds,

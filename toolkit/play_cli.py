@@ -215,7 +215,7 @@ def smoke(
     unknown = [n for n in names if n.partition(":")[0] not in spec.bots]
     if unknown:
         usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
-    out_dir = output or Path("out") / spec.id
+    out_dir = output or Path("out") / loaded.game.id
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)

@@ -1,28 +1,99 @@
 """Find a game's rules engine from its manifest's `rules` value.
 
-A plain name (`kingdoms`) is a package shipped with hordekit (`engine.kingdoms`); any other
-name (`mystudio.rules`, `coinrace_rules`) is any importable module with a `SPEC`, so a designer can bring their own
-engine without touching hordekit.
+Three forms, and only these:
+
+- a plain name (`kingdoms`): a package shipped with hordekit (`engine.kingdoms`);
+- a dotted module name (`mystudio.rules`): a module installed in the environment (pip install)
+  or on a ``PYTHONPATH`` the user set themselves;
+- a file ending in ``.py`` (`rules.py`): a module inside the game's own folder, which the
+  manifest names explicitly. ``read_manifest`` resolves it to an absolute path; it is code the
+  designer trusts, run by every command that plays or checks the game.
+
+A module is never imported from the current working folder: ``python -m toolkit`` puts that
+folder first on ``sys.path``, so a manifest naming ``evil`` would otherwise run an ``evil.py``
+planted beside it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
-from typing import Any
+import importlib.util
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+RULES_FILE_SUFFIX = ".py"
+
+
+def is_rules_file(name: str) -> bool:
+    """Whether a manifest's `rules` value names a Python file rather than a module."""
+    return name.endswith(RULES_FILE_SUFFIX)
 
 
 def load_rules(name: str) -> Any:
-    """The GameSpec registered by the rules module ``name``."""
+    """The GameSpec registered by the rules module or rules file ``name``."""
+    if is_rules_file(name):
+        return _spec_of(_load_file(Path(name)), name)
     if "." not in name:
         from engine.core.registry import load_spec
 
         try:
-            return load_spec(name)
+            with _without_current_folder():
+                return load_spec(name)
         except ModuleNotFoundError as exc:
-            if exc.name not in (f"engine.{name}", "engine"):
+            if exc.name not in (f"engine.{name.replace('-', '_')}", "engine"):
                 raise  # the package exists but one of its own imports is broken
-    module = importlib.import_module(name)
+    with _without_current_folder():
+        module = importlib.import_module(name)
+    return _spec_of(module, name)
+
+
+def _spec_of(module: Any, name: str) -> Any:
     spec = getattr(module, "SPEC", None)
     if spec is None:
         raise LookupError(f"{name} has no SPEC")
     return spec
+
+
+def _load_file(path: Path) -> Any:
+    """Import a rules file by its path, under a name derived from that path (one module per file).
+
+    Any failure inside the designer's file (a syntax error, an exception at import) becomes an
+    ImportError that names the file, so callers report it like a missing module.
+    """
+    path = path.resolve()
+    if not path.is_file():
+        raise ImportError(f"rules file not found: {path}")
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    module_name = f"hordekit_rules_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load rules file {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
+    try:
+        with _without_current_folder():
+            spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise ImportError(f"{path}: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+@contextmanager
+def _without_current_folder() -> Iterator[None]:
+    """Hide the current folder from imports, unless the user put it on PYTHONPATH on purpose."""
+    cwd = os.path.realpath(os.getcwd())
+    explicit = {os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+    saved = list(sys.path)
+    sys.path[:] = [p for p in saved if os.path.realpath(p or ".") != cwd or os.path.realpath(p or ".") in explicit]
+    try:
+        yield
+    finally:
+        added = [p for p in sys.path if p not in saved]  # keep what the imported module added
+        sys.path[:] = saved + added

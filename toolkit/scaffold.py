@@ -1,0 +1,189 @@
+"""`hordekit new`: write a self-contained game folder a designer can validate, print and play at once.
+
+Two sources, both plain folders of data copied as they are:
+
+- ``minimal``: the starter game in ``toolkit/starter/minimal`` (one component kind with two
+  example cards, its schema, layouts, a card-text template, a rules file that plays, a scenario);
+- any game shipped with hordekit (every folder with a ``game.yaml`` under hordekit's content):
+  its content, schemas, templates and scenarios are copied in, and its manifest is pointed at
+  the copies, so the new game no longer depends on hordekit's own files (its rules engine
+  stays the shipped package it names).
+
+The new game gets the id of its folder; only the manifest, scenario ``game:`` keys and the
+editor's schema lines are rewritten, everything else is copied byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.paths import data_dir
+
+MINIMAL = "minimal"
+STARTER = Path(__file__).resolve().parent / "starter"
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=.*$", re.MULTILINE)
+
+
+class ScaffoldError(ValueError):
+    """The game cannot be created where or as asked (a usage error)."""
+
+
+@dataclass
+class NewGame:
+    folder: Path
+    files: list[Path]
+    source: str
+
+
+def shipped_games() -> dict[str, Path]:
+    """Games that ship with hordekit, by id: whatever folders with a game.yaml the content holds."""
+    content = data_dir("content")
+    if not content.is_dir():
+        return {}
+    return {d.name: d for d in sorted(content.iterdir()) if (d / "game.yaml").is_file()}
+
+
+def sources() -> list[str]:
+    """What `hordekit new --from` accepts."""
+    return [MINIMAL, *shipped_games()]
+
+
+def target_folder(name: str) -> Path:
+    """A bare name goes to ./content/NAME (where commands look by default); a path is used as given."""
+    return Path(name) if ("/" in name or name.startswith(".")) else Path("content") / name
+
+
+def check_target(folder: Path, source: str) -> str:
+    """The new game's id, after checking the folder and the source; raises ScaffoldError."""
+    gid = folder.resolve().name
+    if not ID_PATTERN.match(gid):
+        raise ScaffoldError(f"'{gid}' cannot be a game id: use lower-case letters, digits and '-' (e.g. fungus-wars)")
+    if source not in sources():
+        raise ScaffoldError(f"unknown --from '{source}'; choose one of: {', '.join(sources())}")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ScaffoldError(f"{folder} already exists and is not empty; choose another name or remove it")
+    return gid
+
+
+def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -> NewGame:
+    """Write the new game into ``folder`` (built beside it, then moved in: never half a game)."""
+    gid = check_target(folder, source)
+    title = title or gid.replace("-", " ").title()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = folder.parent / f".{folder.name}.new"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        if source == MINIMAL:
+            shutil.copytree(STARTER / MINIMAL, staging, ignore=shutil.ignore_patterns("__pycache__"))
+            _retitle(staging / "game.yaml", gid, title, {}, {})
+            rules = staging / "rules.py"
+            rules.write_text(rules.read_text(encoding="utf-8").replace('id="starter"', f'id="{gid}"', 1), encoding="utf-8")
+        else:
+            _copy_shipped(shipped_games()[source], staging, gid, title)
+        _copy_editor_schemas(staging / "schemas")
+        _write_readme(staging, gid, title, source)
+        for scenario in sorted((staging / "scenarios").glob("*.yaml")):
+            _set_scenario_game(scenario, gid)
+        if folder.exists():
+            folder.rmdir()
+        staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return NewGame(folder, sorted(p for p in folder.rglob("*") if p.is_file()), source)
+
+
+def _copy_shipped(game_dir: Path, staging: Path, gid: str, title: str) -> None:
+    """A shipped game's content, schemas, templates and scenarios, made the new game's own.
+
+    A shipped game that keeps its schemas or templates inside its own folder is copied with
+    them as they are; one that uses hordekit's shared folders gets copies of its part of them.
+    """
+    from toolkit.games import read_manifest
+
+    shipped_id = game_dir.name
+    shutil.copytree(game_dir, staging, ignore=shutil.ignore_patterns("__pycache__"))
+    game, doc, _ = read_manifest(game_dir)
+    raw = doc.data if isinstance(doc.data, dict) else {}
+    updates: dict[str, str] = {}
+    prefix: dict[str, str] = {}
+    if game is not None and str(raw.get("schemas", "hordekit")) == "hordekit":
+        if (game.schemas_dir / shipped_id).is_dir():
+            shutil.copytree(game.schemas_dir / shipped_id, staging / "schemas" / gid)
+        (staging / "schemas").mkdir(exist_ok=True)
+        for shared in game.schemas_dir.glob("*.schema.json"):
+            shutil.copy2(shared, staging / "schemas" / shared.name)
+        updates["schemas"], prefix = "schemas", {f"{shipped_id}/": f"{gid}/"}
+    if game is not None and "templates" not in raw and game.templates_dir.is_dir():
+        shutil.copytree(game.templates_dir, staging / "templates")
+        updates["templates"] = "templates"
+    scenarios = data_dir("scenarios") / shipped_id
+    if scenarios.is_dir() and not (staging / "scenarios").exists():
+        shutil.copytree(scenarios, staging / "scenarios")
+    _retitle(staging / "game.yaml", gid, title, updates, prefix)
+    for path in staging.glob("*.yaml"):
+        if path.name != "game.yaml":
+            _point_modeline(path, staging, gid)
+
+
+def _retitle(manifest: Path, gid: str, title: str, updates: dict[str, str], schema_prefix: dict[str, str]) -> None:
+    """Give the copied manifest the new id and title, and point it at its own folders."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 100
+    data = yaml.load(manifest.read_text(encoding="utf-8"))
+    data["id"] = gid
+    data["title"] = title
+    data.update(updates)
+    for spec in (data.get("components") or {}).values():
+        for old, new in schema_prefix.items():
+            if str(spec.get("schema", "")).startswith(old):
+                spec["schema"] = new + str(spec["schema"])[len(old):]
+    with open(manifest, "w", encoding="utf-8") as fh:
+        yaml.dump(data, fh)
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(MODELINE.sub("# yaml-language-server: $schema=schemas/manifest.schema.json", text, count=1),
+                        encoding="utf-8")
+
+
+def _point_modeline(path: Path, staging: Path, gid: str) -> None:
+    """A copied content file's editor line names the copied schema, not hordekit's."""
+    text = path.read_text(encoding="utf-8")
+    match = MODELINE.search(text)
+    if not match:
+        return
+    target = match.group(0).split("$schema=", 1)[1]
+    name = Path(target).name
+    own = staging / "schemas" / gid / name
+    new = f"schemas/{gid}/{name}" if own.is_file() else target
+    path.write_text(text.replace(match.group(0), f"# yaml-language-server: $schema={new}", 1), encoding="utf-8")
+
+
+def _copy_editor_schemas(schemas: Path) -> None:
+    """hordekit's manifest schema (and the shared definitions it uses) beside the game's own,
+    so the editor completes game.yaml without reaching into hordekit's install."""
+    schemas.mkdir(exist_ok=True)
+    for name in ("manifest.schema.json", "common.schema.json"):
+        if not (schemas / name).exists():
+            shutil.copy2(data_dir("schemas") / name, schemas / name)
+
+
+def _set_scenario_game(path: Path, gid: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"^game:.*$", f"game: {gid}", text, count=1, flags=re.MULTILINE), encoding="utf-8")
+
+
+def _write_readme(folder: Path, gid: str, title: str, source: str) -> None:
+    from jinja2 import Environment, StrictUndefined
+
+    template = (STARTER / "README.md.j2").read_text(encoding="utf-8")
+    text = Environment(undefined=StrictUndefined, keep_trailing_newline=True).from_string(template).render(
+        id=gid, title=title, source=source, minimal=source == MINIMAL,
+        has_rules_file=(folder / "rules.py").is_file(),
+        has_scenarios=(folder / "scenarios").is_dir())
+    (folder / "README.md").write_text(text, encoding="utf-8")
