@@ -18,7 +18,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import HordekitGroup, OutputFormat, local_games, say, usage_error, verbosity
+from toolkit.cliutil import HordekitGroup, OutputFormat, load_checked, local_games, say, usage_error, verbosity
 from toolkit.pnp_cli import Paper
 
 app = typer.Typer(
@@ -100,7 +100,7 @@ def validate(
     only = {display(f) for f in only_files}
     diags = []
     for gdir in game_dirs:
-        loaded = _load_checked(gdir)
+        loaded = load_checked(gdir)
         found = [d for d in loaded.diagnostics if not only or d.file in only]
         diags.extend(found)
         if format is OutputFormat.text:
@@ -112,18 +112,6 @@ def validate(
         typer.echo(FORMATTERS[format.value](diags) if diags else ("[]" if format is OutputFormat.json else ""))
     failed = any(d.severity is Severity.ERROR or strict for d in diags)
     raise typer.Exit(1 if failed else 0)
-
-
-def _load_checked(gdir: Path) -> Any:
-    """Load a game and add the print-fit warnings (HK401) when it has layouts."""
-    from toolkit.games import load_game
-
-    loaded = load_game(gdir)
-    if loaded.ok and loaded.game is not None and (loaded.game.templates_dir / "layouts.yaml").is_file():
-        from toolkit.pnp import check_text_fit
-
-        loaded.diagnostics += check_text_fit(loaded)  # text too long for its printed box: HK401
-    return loaded
 
 
 @app.command()
@@ -191,9 +179,12 @@ def schema(
     """
     if for_game is not None:
         from toolkit.cliutil import game_folder
-        from toolkit.schemagen import write_game_schemas
+        from toolkit.schemagen import SchemaGenError, write_game_schemas
 
-        written = write_game_schemas(game_folder(for_game), kinds=kind or None, force=force, out_dir=out_dir)
+        try:
+            written = write_game_schemas(game_folder(for_game), kinds=kind or None, force=force, out_dir=out_dir)
+        except SchemaGenError as exc:
+            usage_error(str(exc))
         for line in written:
             say(line)
         return
@@ -294,7 +285,7 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
     from toolkit.diagnostics import FORMATTERS, Severity, summary
     from toolkit.paths import display
 
-    loaded = _load_checked(gdir)
+    loaded = load_checked(gdir)
     name = loaded.game.id if loaded.game else gdir.name
     stages: list[dict[str, Any]] = []
 

@@ -67,6 +67,18 @@ def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
                 "create a game with `hordekit new NAME`, or add --shipped for the games that come with hordekit")
 
 
+def load_checked(game_dir: Path) -> Any:
+    """Load and check a game as `validate` does, print-fit warnings (HK401) included."""
+    from toolkit.games import load_game
+
+    loaded = load_game(game_dir)
+    if loaded.ok and loaded.game is not None and (loaded.game.templates_dir / "layouts.yaml").is_file():
+        from toolkit.pnp import check_text_fit
+
+        loaded.diagnostics += check_text_fit(loaded)  # text too long for its printed box: HK401
+    return loaded
+
+
 def verbosity() -> int:
     """-1 with -q, 1 with -v, 0 otherwise (the global options before the command name)."""
     ctx = click.get_current_context(silent=True)

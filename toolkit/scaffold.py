@@ -135,7 +135,7 @@ def _retitle(manifest: Path, gid: str, title: str, updates: dict[str, str], sche
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.width = 100
+    yaml.width = 4096  # never re-wrap the designer's lines
     data = yaml.load(manifest.read_text(encoding="utf-8"))
     data["id"] = gid
     data["title"] = title
