@@ -17,7 +17,7 @@ install: $(STAMP)
 
 ## run: validate every game, play its smoke games, write its print-and-play PDFs into out/
 run: $(STAMP)
-	$(BIN)/hordekit build
+	$(BIN)/hordekit build --shipped
 
 ## test: install and run the test suite (fails when no test is collected)
 test: $(STAMP)

@@ -102,7 +102,7 @@ def test_checked_mode_runs_on_a_sample_or_on_every_game() -> None:
 
 def test_failed_games_are_logged_with_a_command_that_reproduces_them(tmp_path: Path) -> None:
     proc = run_with_pylib("smoke", str(COINRACE), "--games", "200", "--bot", "random", "--seed", "3",
-                          "-o", str(tmp_path))
+                          "-d", str(tmp_path))
     assert proc.returncode == 1, proc.stderr
     report = json.loads((tmp_path / "smoke-report.json").read_text())
     assert report["errors"], "coin race fails on some seeds by design"
@@ -118,7 +118,7 @@ def test_failed_games_are_logged_with_a_command_that_reproduces_them(tmp_path: P
 
 
 def test_report_json_csv_and_html(tmp_path: Path) -> None:
-    proc = run_with_pylib("smoke", str(COINRACE), "--games", "150", "--bot", "greedy,random", "-o", str(tmp_path),
+    proc = run_with_pylib("smoke", str(COINRACE), "--games", "150", "--bot", "greedy,random", "-d", str(tmp_path),
                           "--json")
     report = json.loads(proc.stdout)
     for key in ("game", "players", "seed", "games_requested", "games_finished", "stalemates", "errors",
@@ -138,22 +138,22 @@ def test_report_json_csv_and_html(tmp_path: Path) -> None:
 
 def test_compare_marks_shifts_larger_than_chance(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
-    run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "random", "-o", str(old))
+    run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "random", "-d", str(old))
     proc = run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "greedy,random",
-                          "-o", str(new), "--compare", str(old / "smoke-report.json"))
+                          "-d", str(new), "--compare", str(old / "smoke-report.json"))
     report = json.loads((new / "smoke-report.json").read_text())
     moved = report["compared_with"]
     assert any(r["significant"] for r in moved["seats"]) or any(r["significant"] for r in moved["components"])
     assert "significant shifts" in proc.stdout
     same = run_with_pylib("smoke", str(COINRACE), "--games", "400", "--players", "2", "--bot", "random",
-                          "-o", str(tmp_path / "again"), "--compare", str(old / "smoke-report.json"))
+                          "-d", str(tmp_path / "again"), "--compare", str(old / "smoke-report.json"))
     assert "no shift larger than chance" in same.stdout
 
 
 def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(PYLIB)]))
     proc = subprocess.Popen([sys.executable, "-m", "toolkit", "smoke", str(COINRACE), "--games", "5000000",
-                             "--fast", "-o", str(tmp_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             "--fast", "-d", str(tmp_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(4)
     os.killpg(proc.pid, signal.SIGINT)
@@ -174,7 +174,7 @@ def test_bad_arguments_are_usage_errors() -> None:
 
 def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:
     proc = run_cli("smoke", "hordes-and-heroes", "--games", "24", "--players", "2..5", "--seed", "4",
-                   "-o", str(tmp_path), "--json")
+                   "-d", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stdout[-2000:]
     report = json.loads(proc.stdout)
     assert report["game"] == "hordes-and-heroes" and report["games_finished"] == 24

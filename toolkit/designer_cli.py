@@ -75,7 +75,7 @@ def import_csv(
         say(f"{display(file)}: {len(result.diagnostics)} problem(s); nothing written", err=True)
         raise typer.Exit(1)
     say(f"{display(result.output)}: {result.items} {kind} item(s) from {display(file)}"
-        f" (types from {result.types_from})")
+        f" ({result.types_from})")
 
 
 def _only_local_game() -> Path | None:

@@ -28,7 +28,7 @@ _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 class ImportResult:
     output: Path | None = None
     items: int = 0
-    types_from: str = "inferred from the cells"
+    types_from: str = "types inferred from the cells"
     diagnostics: list[Diagnostic] = field(default_factory=list)
     problem: str = ""  # a usage problem (no such kind, no output named)
 
@@ -62,21 +62,20 @@ def import_csv(path: Path, kind: str, game_dir: Path | None, output: Path | None
         return result
     fields = _item_fields(schema_path) if schema_path else {}
     if schema_path:
-        result.types_from = f"schema {display(schema_path)}"
+        result.types_from = f"types from {display(schema_path)}"
     items, where, diags = _rows(text, name, fields)
-    result.diagnostics = diags
-    if diags:
-        return result
-    doc = _located({"kind": kind, "items": items}, where)
-    if schema_path is not None:
+    if schema_path is not None and items:
         from toolkit.schemaval import SchemaChecker, SchemaStore
 
         known = dict(ids)
         known[kind] = {str(i.get("id")) for i in items if "id" in i}
         store = SchemaStore([schema_path.parent, *_roots(game_dir)])
-        result.diagnostics = SchemaChecker(store, schema_path, known).check(doc, name)
-        if result.diagnostics:
-            return result
+        checked = SchemaChecker(store, schema_path, known).check(_located({"kind": kind, "items": items}, where), name)
+        rows_with_bad_cells = {d.line for d in diags}  # a cell that did not convert is missing, not wrong
+        diags += [d for d in checked if d.line not in rows_with_bad_cells]
+    result.diagnostics = sorted(diags, key=lambda d: d.sort_key())
+    if result.diagnostics:
+        return result
     _write(output, kind, items, schema_path)
     result.output, result.items = output, len(items)
     return result
@@ -157,7 +156,7 @@ def _rows(text: str, name: str, fields: dict[str, dict[str, Any]]) -> tuple[list
     except (StopIteration, csv.Error):
         return [], {}, [error("HK502", "the file has no header row (the first row names the fields)", name)]
     by_key = {_key(f): f for f in fields}
-    columns: list[str] = []
+    columns: list[str | None] = []  # None: a column already reported at the header, left out
     for i, title in enumerate(header):
         col = _char_col(header, i, dialect)
         parts = [_key(p) for p in title.split(".")]
@@ -169,7 +168,10 @@ def _rows(text: str, name: str, fields: dict[str, dict[str, Any]]) -> tuple[list
 
             diags.append(error("HK503", f"column '{title}' is not a field of this kind", name, 1, col,
                                did_you_mean(_key(title), list(by_key)) or f"fields: {', '.join(fields)}"))
-        columns.append(".".join(parts))
+        else:
+            columns.append(".".join(parts))
+            continue
+        columns.append(None)
     items: list[dict[str, Any]] = []
     where: dict[tuple, _Cell] = {}
     line = reader.line_num + 1
@@ -184,7 +186,7 @@ def _rows(text: str, name: str, fields: dict[str, dict[str, Any]]) -> tuple[list
     return items, where, diags
 
 
-def _item(row: list[str], columns: list[str], header: list[str], fields: dict[str, dict[str, Any]], line: int,
+def _item(row: list[str], columns: list[str | None], header: list[str], fields: dict[str, dict[str, Any]], line: int,
           dialect: Any, name: str, index: int, where: dict[tuple, _Cell], diags: list[Diagnostic]) -> dict[str, Any]:
     item: dict[str, Any] = {}
     where[("items", index)] = _Cell(line, 1, "")
@@ -192,7 +194,7 @@ def _item(row: list[str], columns: list[str], header: list[str], fields: dict[st
         diags.append(error("HK504", f"row has {len(row)} cells but the header names {len(columns)} columns", name,
                            line, _char_col(row, len(columns), dialect), "a stray separator, or a missing column name"))
     for i, (column, cell) in enumerate(zip(columns, row)):
-        if not cell.strip():
+        if column is None or not cell.strip():
             continue
         parts = column.split(".")
         cell_at = _Cell(line, _char_col(row, i, dialect), header[i])

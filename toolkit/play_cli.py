@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import game_folder, usage_error
+from toolkit.cliutil import OutputFormat, game_folder, usage_error
 
 
 def load_playable(name: str) -> tuple[Any, Any]:
@@ -191,9 +191,10 @@ def smoke(
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
     backend: Annotated[str, typer.Option(help="process (this machine) or dask (a cluster).")] = "process",
     scheduler: Annotated[Optional[str], typer.Option(help="Dask scheduler address, with --backend dask.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report JSON on standard output instead of the summary.")] = False,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: the summary; json: the report on standard output; github: the summary plus an annotation per failed game.")] = OutputFormat.text,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True, help="Same as --format json.")] = False,
     compare_with: Annotated[Optional[Path], typer.Option("--compare", help="An earlier smoke-report.json to compare with.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Folder for the report. Default: out/<game>/.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder for the report. Default: out/<game>/.")] = None,
 ) -> None:
     """Play many games with bots; report balance statistics and any failure as a replayable log.
 
@@ -219,10 +220,13 @@ def smoke(
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)
-    if as_json:
+    if as_json or format is OutputFormat.json:
         typer.echo(json.dumps(report, indent=1))
     else:
         print_summary(report, out_dir)
+    if format is OutputFormat.github:
+        for err in report["errors"]:
+            typer.echo(f"::error title=smoke game {err['index']} failed::{err['message']} (reproduce: {err['command']})")
     if report["interrupted"]:
         raise typer.Exit(130)
     raise typer.Exit(1 if report["errors"] else 0)
@@ -298,7 +302,8 @@ def replay(
 
 
 def scenario(
-    files: Annotated[list[Path], typer.Argument(help="Scenario files (YAML), or folders of them.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Scenario files (YAML), or folders of them.")],
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: PASS/FAIL lines; json: one record per scenario; github: the lines plus an annotation per failure.")] = OutputFormat.text,
 ) -> None:
     """Run executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
 
@@ -320,6 +325,8 @@ def scenario(
         usage_error("no scenario files given")
     cache: dict[str, tuple[Any, Any, Any]] = {}
     failed = 0
+    records: list[dict[str, Any]] = []
+    echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
     for path in paths:
         doc, diags = read_yaml(path)
         name = display(path)
@@ -337,8 +344,9 @@ def scenario(
         loaded, spec, model = cache[game_id]
         problems = run_scenario(doc.data, loaded.data, spec, model)
         title = doc.data.get("name", path.stem)
+        records.append({"file": name, "name": title, "passed": not problems, "failures": []})
         if not problems:
-            typer.echo(f"PASS {name}: {title}")
+            echo(f"PASS {name}: {title}")
             continue
         failed += 1
         for p in problems:
@@ -347,8 +355,13 @@ def scenario(
             if not m and ": players is " in p and "players" in doc.data:
                 key = ("players",)      # a player count outside the game's range
             pos = doc.pos(key)
-            typer.echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
-    typer.echo(f"{len(paths) - failed} passed, {failed} failed")
+            records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
+            echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
+            if format is OutputFormat.github:
+                echo(f"::error file={name},line={pos.line},col={pos.col},title=scenario failed::{p}")
+    if format is OutputFormat.json:
+        typer.echo(json.dumps(records, indent=2))
+    echo(f"{len(paths) - failed} passed, {failed} failed")
     raise typer.Exit(1 if failed else 0)
 
 

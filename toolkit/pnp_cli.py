@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import game_folder, usage_error
+from toolkit.cliutil import OutputFormat, game_folder, usage_error
 
 
 class Paper(str, Enum):
@@ -71,13 +71,14 @@ def pnp(
     bleed: Annotated[float, typer.Option("--bleed", help="Bleed around every piece, in mm.", min=0.0, max=10.0)] = 3.0,
     crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Draw crop marks at the trim lines.")] = True,
     changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="GIT_REF", help="Only components whose data changed since this git commit: the reprint sheet after a tweak.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print problems (text, json, github).")] = OutputFormat.text,
 ) -> None:
     """Write a print-and-play PDF of a game: every piece with bleed, crop marks and duplex backs.
 
     Exit code 0 when written (warnings such as text overflows are printed), 1 for content
     errors (nothing is written and the previous PDF is kept), 2 for usage errors.
     """
-    from toolkit.diagnostics import format_text, summary
+    from toolkit.diagnostics import FORMATTERS, summary
     from toolkit.paths import display
     from toolkit.pnp import build_pdf, default_output
 
@@ -107,7 +108,7 @@ def pnp(
         report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
                            crop_marks=crop_marks, only=wanted)
     if report.diagnostics:
-        typer.echo(format_text(report.diagnostics))
+        typer.echo(FORMATTERS[format.value](report.diagnostics))
     if not report.ok:
         typer.echo(f"{loaded.game.id}: not printed ({summary(report.diagnostics)}); "
                    f"{display(target)} is unchanged", err=True)

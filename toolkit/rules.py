@@ -87,13 +87,18 @@ def _load_file(path: Path) -> Any:
 
 @contextmanager
 def _without_current_folder() -> Iterator[None]:
-    """Hide the current folder from imports, unless the user put it on PYTHONPATH on purpose."""
-    cwd = os.path.realpath(os.getcwd())
-    explicit = {os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+    """Hide the entry ``python -m`` (or ``python -c``) puts first on ``sys.path``: the current folder.
+
+    Only that implicit first entry is hidden; the same folder named on PYTHONPATH or by an
+    editable install's ``.pth`` file stays, since the user put it there on purpose.
+    """
     saved = list(sys.path)
-    sys.path[:] = [p for p in saved if os.path.realpath(p or ".") != cwd or os.path.realpath(p or ".") in explicit]
+    implicit = bool(saved) and not sys.flags.safe_path and (
+        saved[0] == "" or os.path.realpath(saved[0]) == os.path.realpath(os.getcwd()))
+    if implicit:
+        del sys.path[0]
     try:
         yield
     finally:
-        added = [p for p in sys.path if p not in saved]  # keep what the imported module added
-        sys.path[:] = saved + added
+        if implicit:
+            sys.path.insert(0, saved[0])
