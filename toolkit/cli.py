@@ -18,7 +18,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import HordekitGroup, OutputFormat, load_checked, local_games, say, usage_error, verbosity
+from toolkit.cliutil import VERBOSITY, HordekitGroup, OutputFormat, load_checked, local_games, say, usage_error, verbosity
 from toolkit.pnp_cli import Paper
 
 app = typer.Typer(
@@ -55,7 +55,7 @@ def _global_options(
     """
     if quiet and verbose:
         usage_error("-q and -v exclude each other")
-    ctx.obj = {"verbosity": -1 if quiet else 1 if verbose else 0}
+    VERBOSITY.set(-1 if quiet else 1 if verbose else 0)
 
 
 SHIPPED_HELP = "The games that come with hordekit instead of the ones here."

@@ -4,11 +4,11 @@ verbosity, and help texts that speak the designer's language instead of Python's
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn
 
-import click
 import typer
 from typer.core import TyperArgument, TyperGroup
 
@@ -79,12 +79,13 @@ def load_checked(game_dir: Path) -> Any:
     return loaded
 
 
+#: -1 with -q, 1 with -v, 0 otherwise; set once per invocation by the global options.
+VERBOSITY: ContextVar[int] = ContextVar("hordekit_verbosity", default=0)
+
+
 def verbosity() -> int:
     """-1 with -q, 1 with -v, 0 otherwise (the global options before the command name)."""
-    ctx = click.get_current_context(silent=True)
-    root = ctx.find_root() if ctx is not None else None
-    obj = root.obj if root is not None and isinstance(root.obj, dict) else {}
-    return int(obj.get("verbosity", 0))
+    return VERBOSITY.get()
 
 
 def say(message: str, *, level: int = 0, err: bool = False) -> None:
@@ -95,15 +96,19 @@ def say(message: str, *, level: int = 0, err: bool = False) -> None:
 
 # -- help texts: no Python types ----------------------------------------------------------------
 
-#: Metavars by click type name, for options whose author gave none.
-_TYPE_METAVARS = {"integer": "N", "integer range": "N", "float": "NUMBER", "float range": "NUMBER",
-                  "text": "TEXT", "path": "PATH", "file": "FILE", "directory": "FOLDER"}
+#: Metavars for the types Typer would otherwise show as Python types (<int range>, <str>).
+_TYPE_METAVARS = {"int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER",
+                  "str": "TEXT", "path": "PATH", "Path": "PATH"}
+
+
+#: The convention every command keeps: -o/--output is a file, -d/--out-dir a folder.
+_NAMED_METAVARS = {"output": "FILE", "out_dir": "FOLDER"}
 
 
 class _PlainArgument(TyperArgument):
     """An argument shown as `GAME` or `[PATH]...` in usage and help, like every Unix tool."""
 
-    def display_type_rich(self, ctx: click.Context) -> str | None:  # type: ignore[override]
+    def display_type_rich(self, ctx: Any) -> str | None:
         return None
 
     def _rich_display_name(self) -> str:
@@ -118,31 +123,26 @@ class _PlainArgument(TyperArgument):
         return (self.metavar or self.name or "").upper()
 
 
-def plain_metavars(command: click.Command) -> click.Command:
+def plain_metavars(command: Any, ctx: Any) -> Any:
     """Give every parameter of ``command`` a metavar a designer can read (TEXT, N, PATH, a|b)."""
-    for param in command.params:
+    for param in getattr(command, "params", []):
         if isinstance(param, TyperArgument) and not isinstance(param, _PlainArgument):
             param.__class__ = _PlainArgument
-        elif isinstance(param, click.Option) and not param.is_flag and param.metavar is None:
-            if isinstance(param.type, click.Choice):
-                param.metavar = "|".join(str(c) for c in param.type.choices)
-            else:
-                param.metavar = _TYPE_METAVARS.get(param.type.name, param.type.name.upper())
+        elif (param.param_type_name == "option" and not param.is_flag and not param.count
+              and param.metavar is None and hasattr(param, "display_type")):
+            label = param.display_type(ctx).strip("<>")
+            label = label[len("list["):-1] if label.startswith("list[") else label
+            param.metavar = _NAMED_METAVARS.get(param.name or "") or _TYPE_METAVARS.get(label, label)
+    for sub in getattr(command, "commands", {}).values():
+        plain_metavars(sub, ctx)
     return command
 
 
 class HordekitGroup(TyperGroup):
     """The command group: every subcommand's help speaks in metavars, not Python types."""
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
-            plain_metavars(command)
-            if isinstance(command, click.Group):
-                for sub in command.commands.values():
-                    plain_metavars(sub)
+            plain_metavars(command, ctx)
         return command
-
-    def format_usage(self, ctx: click.Context, formatter: Any) -> None:
-        plain_metavars(self)
-        super().format_usage(ctx, formatter)
