@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -100,6 +101,7 @@ def validate(
     only = {display(f) for f in only_files}
     diags = []
     for gdir in game_dirs:
+        start = time.perf_counter()
         loaded = load_checked(gdir)
         found = [d for d in loaded.diagnostics if not only or d.file in only]
         diags.extend(found)
@@ -108,6 +110,8 @@ def validate(
                 typer.echo(FORMATTERS["text"](found))
             if found or verbosity() >= 0:
                 typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
+            say(f"    {len(loaded.docs)} files, {sum(len(v) for v in loaded.data.values())} items, "
+                f"fingerprint {loaded.fingerprint}, {time.perf_counter() - start:.2f} s", level=1)
     if format is not OutputFormat.text:
         typer.echo(FORMATTERS[format.value](diags) if diags else ("[]" if format is OutputFormat.json else ""))
     failed = any(d.severity is Severity.ERROR or strict for d in diags)
@@ -345,7 +349,6 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
 
 def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any) -> None:
     """The PDF of `build`: a game with physical components asked for it."""
-    import time
 
     from toolkit.diagnostics import format_text
     from toolkit.paths import display
