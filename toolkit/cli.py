@@ -349,7 +349,6 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
 
 def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any) -> None:
     """The PDF of `build`: a game with physical components asked for it."""
-
     from toolkit.diagnostics import format_text
     from toolkit.paths import display
 
