@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult, GameSpec
-from engine.core.bots import RandomBot
 
 GOAL = 10
 HAND = 2
@@ -184,10 +183,18 @@ class FurthestBot:
         return max(range(len(hand)), key=lambda i: state.model["cards"][hand[i]].steps)
 
 
+# The game's one declaration: its id, player range, the content kinds the model reads (True:
+# required), its effect vocabulary, which usage events are a player's own choice, and what each
+# seat may see. Hands here are played face up, so every seat sees everything ("perfect"); a game
+# with hidden hands declares "imperfect" and implements observation/redact/restore/resample
+# (docs/engine.md). Every game also gets the "random" and "search" bots from hordekit.
 SPEC = GameSpec(
     id="starter", min_players=2, max_players=4,
     build_model=build_model, new_state=new_state,
-    bots={"random": lambda seat, rng: RandomBot(seat, rng), "heuristic": FurthestBot},
+    bots={"heuristic": FurthestBot},
     effect_kinds=frozenset(EFFECTS),
+    kinds={"card": True},
+    choice_events=frozenset({"played"}),
+    information="perfect",
     scenario_state=scenario_state, probe=probe,
 )
