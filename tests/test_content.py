@@ -52,7 +52,7 @@ def test_games_table_is_readable() -> None:
 
 
 def test_schema_command_writes_schemas_for_editors(tmp_path: Path) -> None:
-    proc = run_cli("schema", "-o", str(tmp_path / "schemas"))
+    proc = run_cli("schema", "-d", str(tmp_path / "schemas"))
     assert proc.returncode == 0
     written = sorted(p.relative_to(tmp_path / "schemas") for p in (tmp_path / "schemas").rglob("*.schema.json"))
     shipped = sorted(p.relative_to(ROOT / "schemas") for p in (ROOT / "schemas").rglob("*.schema.json"))

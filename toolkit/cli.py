@@ -25,7 +25,6 @@ from toolkit.pnp_cli import Paper
 app = typer.Typer(
     name="hordekit",
     cls=HordekitGroup,
-    help="Validate, play-test and print board games whose components are kept as YAML.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -43,7 +42,6 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _global_options(
-    ctx: typer.Context,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print hordekit's version and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems and failures.")] = False,
@@ -52,7 +50,8 @@ def _global_options(
     """Validate, play-test and print board games whose components are kept as YAML.
 
     Commands without a game look in the current folder (a game.yaml) or its content/ folder;
-    --shipped (or a game id such as kingdoms) names the games that come with hordekit.
+    --shipped (or a game id such as kingdoms) names the games that come with hordekit. Start a
+    game of your own with `hordekit new NAME` (docs/tutorial.md).
     """
     if quiet and verbose:
         usage_error("-q and -v exclude each other")

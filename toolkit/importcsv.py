@@ -146,9 +146,13 @@ def _key(name: str) -> str:
 def _rows(text: str, name: str, fields: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[tuple, _Cell], list[Diagnostic]]:
     """Items from the CSV rows, where each value came from, and the cells that do not convert."""
     try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        sniffed: Any = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
-        dialect = csv.excel
+        sniffed = csv.excel
+
+    class dialect(sniffed):  # type: ignore[valid-type,misc]
+        strict = True  # a quote never closed is an error, not the rest of the file in one cell
+
     reader = csv.reader(io.StringIO(text, newline=""), dialect)
     diags: list[Diagnostic] = []
     try:
@@ -182,7 +186,9 @@ def _rows(text: str, name: str, fields: dict[str, dict[str, Any]]) -> tuple[list
                 items.append(item)
             line = reader.line_num + 1
     except csv.Error as exc:
-        diags.append(error("HK502", f"unreadable CSV: {exc}", name, reader.line_num, 1))
+        diags.append(error("HK502", f"unreadable CSV: {exc}", name, line, 1, "a quote that is never closed?"))
+    if not items and not diags:
+        diags.append(error("HK502", "no rows after the header: nothing to import", name, 2, 1))
     return items, where, diags
 
 

@@ -66,6 +66,9 @@ def check_target(folder: Path, source: str) -> str:
         raise ScaffoldError(f"unknown --from '{source}'; choose one of: {', '.join(sources())}")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not empty; choose another name or remove it")
+    blocked = next((p for p in folder.parents if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        raise ScaffoldError(f"cannot create {folder}: {blocked} is a file, not a folder")
     return gid
 
 
@@ -73,7 +76,10 @@ def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -
     """Write the new game into ``folder`` (built beside it, then moved in: never half a game)."""
     gid = check_target(folder, source)
     title = title or gid.replace("-", " ").title()
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ScaffoldError(f"cannot create {folder.parent}: {exc.strerror}") from exc
     staging = folder.parent / f".{folder.name}.new"
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -91,6 +97,8 @@ def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -
         if folder.exists():
             folder.rmdir()
         staging.rename(folder)
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write {folder}: {exc.strerror or exc}") from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return NewGame(folder, sorted(p for p in folder.rglob("*") if p.is_file()), source)
@@ -106,19 +114,22 @@ def _copy_shipped(game_dir: Path, staging: Path, gid: str, title: str) -> None:
 
     shipped_id = game_dir.name
     shutil.copytree(game_dir, staging, ignore=shutil.ignore_patterns("__pycache__"))
-    game, doc, _ = read_manifest(game_dir)
-    raw = doc.data if isinstance(doc.data, dict) else {}
+    game, _, _ = read_manifest(game_dir)
     updates: dict[str, str] = {}
     prefix: dict[str, str] = {}
-    if game is not None and str(raw.get("schemas", "hordekit")) == "hordekit":
-        if (game.schemas_dir / shipped_id).is_dir():
-            shutil.copytree(game.schemas_dir / shipped_id, staging / "schemas" / gid)
-        (staging / "schemas").mkdir(exist_ok=True)
-        for shared in game.schemas_dir.glob("*.schema.json"):
-            shutil.copy2(shared, staging / "schemas" / shared.name)
-        updates["schemas"], prefix = "schemas", {f"{shipped_id}/": f"{gid}/"}
-    if game is not None and "templates" not in raw and game.templates_dir.is_dir():
-        shutil.copytree(game.templates_dir, staging / "templates")
+    if game is not None and not _inside(game.schemas_dir, game_dir):
+        own = game.schemas_dir / shipped_id
+        if own.is_dir():  # hordekit's shared folder: this game's part, and the shared definitions
+            shutil.copytree(own, staging / "schemas" / gid)
+            (staging / "schemas").mkdir(exist_ok=True)
+            for shared in game.schemas_dir.glob("*.schema.json"):
+                shutil.copy2(shared, staging / "schemas" / shared.name)
+            prefix = {f"{shipped_id}/": f"{gid}/"}
+        else:  # a folder of the game's own elsewhere: all of it
+            shutil.copytree(game.schemas_dir, staging / "schemas", dirs_exist_ok=True)
+        updates["schemas"] = "schemas"
+    if game is not None and not _inside(game.templates_dir, game_dir) and game.templates_dir.is_dir():
+        shutil.copytree(game.templates_dir, staging / "templates", dirs_exist_ok=True)
         updates["templates"] = "templates"
     scenarios = data_dir("scenarios") / shipped_id
     if scenarios.is_dir() and not (staging / "scenarios").exists():
@@ -127,6 +138,10 @@ def _copy_shipped(game_dir: Path, staging: Path, gid: str, title: str) -> None:
     for path in staging.glob("*.yaml"):
         if path.name != "game.yaml":
             _point_modeline(path, staging, gid)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def _retitle(manifest: Path, gid: str, title: str, updates: dict[str, str], schema_prefix: dict[str, str]) -> None:
