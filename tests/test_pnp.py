@@ -345,6 +345,7 @@ def test_kingdoms_board_spans_several_sheets_with_overlap_marks(kingdoms_pdf: tu
 
 def test_default_output_goes_to_out_game_folder(tmp_path: Path) -> None:
     shutil.copytree(CONTENT / HH, tmp_path / "content" / HH)
+    shutil.copytree(ROOT / "templates" / HH, tmp_path / "content" / HH / "templates")  # a copy is its own game
     proc = run_cli("pnp", HH, "--only", "squire", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out" / HH / "print-and-play.pdf").is_file()
@@ -435,6 +436,7 @@ def test_an_unknown_icon_is_a_warning_not_a_crash(tmp_path: Path) -> None:
 def test_overlong_text_is_reported_at_its_content_line(tmp_path: Path) -> None:
     game = tmp_path / HH
     shutil.copytree(CONTENT / HH, game)
+    shutil.copytree(ROOT / "templates" / HH, game / "templates")  # a copy is its own game
     heroes = game / "heroes.yaml"
     text = heroes.read_text()
     many = ", ".join(["{kind: capture, max_strength: 3}"] * 8)
@@ -463,6 +465,7 @@ def test_shipped_games_have_no_print_problems() -> None:
 def test_changed_since_prints_only_what_changed(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(CONTENT / HH, repo / "content" / HH)
+    shutil.copytree(ROOT / "templates" / HH, repo / "content" / HH / "templates")  # a copy is its own game
 
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
