@@ -33,7 +33,7 @@ def _at_second_bid(first_bid: int):  # noqa: ANN202
 
 def test_the_game_validates_and_smoke_plays_with_search_and_its_own_bot(tmp_path: Path) -> None:
     assert run_cli("validate", str(GAME), extra_path=PYLIB).returncode == 0
-    proc = run_cli("smoke", str(GAME), "--games", "16", "--bot", "search:20,bold", "-o", str(tmp_path),
+    proc = run_cli("smoke", str(GAME), "--games", "16", "--bot", "search:20,bold", "-d", str(tmp_path),
                    extra_path=PYLIB)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads((tmp_path / "smoke-report.json").read_text())
