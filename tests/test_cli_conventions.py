@@ -144,3 +144,11 @@ def test_build_strict_fails_on_warnings(tmp_path: Path) -> None:
     strict = run_cli("build", str(game), "-n", "0", "--skip", "pnp", "--strict", "-d", str(tmp_path / "out"))
     assert "HK205" in ok.stdout and ok.returncode == 0
     assert strict.returncode == 1
+
+
+def test_inside_a_game_s_folder_its_id_and_its_scenarios_are_found(tmp_path: Path) -> None:
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    inside = tmp_path / "content" / "fungus-wars"
+    assert run_cli("validate", cwd=inside).returncode == 0
+    proc = run_cli("scenario", "scenarios", cwd=inside)  # the scenario names its game by id
+    assert proc.returncode == 0 and "1 passed" in proc.stdout

@@ -148,6 +148,8 @@ def find_game(name: str) -> tuple[Path | None, str]:
     as_path = Path(name)
     if (as_path / MANIFEST).is_file():
         return as_path, ""
+    if Path(MANIFEST).is_file() and Path.cwd().name == name:  # run from inside the game's folder
+        return Path("."), ""
     known: list[str] = []
     for content in game_search_dirs():
         if (content / name / MANIFEST).is_file():
