@@ -105,11 +105,26 @@ def test_a_shipped_game_can_still_be_named_by_its_id_from_anywhere(tmp_path: Pat
     assert proc.returncode == 0, proc.stderr
 
 
-def test_quiet_prints_nothing_for_a_clean_game_and_verbose_is_accepted(mini_game: Path) -> None:
-    quiet = run_cli("-q", "validate", str(mini_game))
-    assert quiet.stdout.strip() == "" or "error" in quiet.stdout
+def test_quiet_prints_nothing_when_all_is_well(tmp_path: Path) -> None:
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    for args in (["validate"], ["pnp", "fungus-wars"], ["build", "-n", "10"], ["smoke", "fungus-wars", "-n", "10"]):
+        proc = run_cli("-q", *args, cwd=tmp_path)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert proc.stdout == "" and proc.stderr == "", (args, proc.stdout, proc.stderr)
+
+
+def test_quiet_still_prints_problems(tmp_path: Path) -> None:
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    cards = tmp_path / "content" / "fungus-wars" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("steps: 3", "stepz: 3"))
+    proc = run_cli("-q", "validate", cwd=tmp_path)
+    assert proc.returncode == 1 and "HK104" in proc.stdout
+
+
+def test_verbose_adds_detail_and_excludes_quiet(mini_game: Path) -> None:
+    plain = run_cli("validate", str(mini_game))
     loud = run_cli("-v", "validate", str(mini_game))
-    assert loud.stdout.strip() != ""
+    assert "fingerprint" in loud.stdout and "fingerprint" not in plain.stdout
     assert run_cli("-q", "-v", "validate", str(mini_game)).returncode == 2
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import OutputFormat, game_folder, usage_error
+from toolkit.cliutil import OutputFormat, game_folder, usage_error, verbosity
 
 
 def load_playable(name: str) -> tuple[Any, Any]:
@@ -222,7 +222,7 @@ def smoke(
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)
     if as_json or format is OutputFormat.json:
         typer.echo(json.dumps(report, indent=1))
-    else:
+    elif verbosity() >= 0 or report["errors"]:  # -q: only when a game failed
         print_summary(report, out_dir)
     if format is OutputFormat.github:
         for err in report["errors"]:
@@ -346,7 +346,8 @@ def scenario(
         title = doc.data.get("name", path.stem)
         records.append({"file": name, "name": title, "passed": not problems, "failures": []})
         if not problems:
-            echo(f"PASS {name}: {title}")
+            if verbosity() >= 0:
+                echo(f"PASS {name}: {title}")
             continue
         failed += 1
         for p in problems:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import OutputFormat, game_folder, usage_error
+from toolkit.cliutil import OutputFormat, game_folder, say, usage_error
 
 
 class Paper(str, Enum):
@@ -114,8 +114,8 @@ def pnp(
                    f"{display(target)} is unchanged", err=True)
         raise typer.Exit(1)
     pieces = sum(report.faces.values())
-    typer.echo(f"{display(target)}: {report.pages} pages, {pieces} pieces, {report.bytes / 1024:.0f} KiB"
-               f" ({summary(report.diagnostics)})", err=True)
+    say(f"{display(target)}: {report.pages} pages, {pieces} pieces, {report.bytes / 1024:.0f} KiB"
+        f" ({summary(report.diagnostics)})", err=True)
 
 
 def preview(
