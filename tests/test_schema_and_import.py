@@ -145,3 +145,13 @@ def test_import_csv_names_an_unknown_kind_with_a_suggestion(fungus: Path) -> Non
     (fungus / "cards.csv").write_text(CARDS_CSV)
     proc = run_cli("import", "csv", "cards.csv", "--kind", "cards", cwd=fungus)
     assert proc.returncode == 2 and "did you mean `card`" in proc.stderr
+
+
+def test_import_csv_dotted_columns_make_nested_fields(tmp_path: Path) -> None:
+    (tmp_path / "heroes.csv").write_text("id,cost.dice,cost.steam\nsquire,XX,1\nmage,5,\n")
+    proc = run_cli("import", "csv", "heroes.csv", "--kind", "hero", "-o", "heroes.yaml", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    from ruamel.yaml import YAML
+
+    items = YAML(typ="safe").load((tmp_path / "heroes.yaml").read_text())["items"]
+    assert items == [{"id": "squire", "cost": {"dice": "XX", "steam": 1}}, {"id": "mage", "cost": {"dice": 5}}]

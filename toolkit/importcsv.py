@@ -50,7 +50,7 @@ def import_csv(path: Path, kind: str, game_dir: Path | None, output: Path | None
         return result
     output = output or target
     if output is None:
-        result.problem = "no game here declares this kind: name the file to write with -o"
+        result.problem = "say where to write the items with -o FILE (no game here keeps this kind in one file)"
         return result
     if output.is_dir():
         result.problem = f"-o {output} is a folder; give the component file's name"
@@ -204,7 +204,7 @@ def _item(row: list[str], columns: list[str | None], header: list[str], fields: 
             continue
         parts = column.split(".")
         cell_at = _Cell(line, _char_col(row, i, dialect), header[i])
-        schema = fields.get(parts[0], {}) if len(parts) == 1 else {}
+        schema = _field_schema(fields, parts)
         value, problem = convert(cell, schema)
         if problem:
             diags.append(error("HK505", f"column '{header[i]}': {problem}", name, cell_at.line, cell_at.col))
@@ -216,6 +216,14 @@ def _item(row: list[str], columns: list[str | None], header: list[str], fields: 
         for depth in range(1, len(parts) + 1):
             where.setdefault(("items", index, *parts[:depth]), cell_at)
     return item
+
+
+def _field_schema(fields: dict[str, dict[str, Any]], parts: list[str]) -> dict[str, Any]:
+    """The schema of a (nested) field, through inline ``properties``; {} when it is not known."""
+    schema: Any = {"properties": fields}
+    for part in parts:
+        schema = schema.get("properties", {}).get(part, {}) if isinstance(schema, dict) else {}
+    return schema if isinstance(schema, dict) else {}
 
 
 def convert(cell: str, schema: dict[str, Any]) -> tuple[Any, str]:
