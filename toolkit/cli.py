@@ -305,15 +305,20 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
         typer.echo(FORMATTERS[format.value](loaded.diagnostics if bad else
                                             [d for d in loaded.diagnostics if d.severity is Severity.WARNING]))
     report("validate", "failed" if bad else "ok", f"{'FAILED' if bad else 'ok'} ({summary(loaded.diagnostics)})")
+    def detail(text: str) -> None:  # the lines under a stage: failed games, print problems
+        if format is not OutputFormat.json:
+            typer.echo(text)
+
     if not bad:
         out = opts.out_dir / name
-        _smoke_stage(loaded, counts, opts, out, report)
-        _pnp_stage(loaded, opts, out, report)
-    return {"id": name, "path": display(gdir), "stages": stages}
+        _smoke_stage(loaded, counts, opts, out, report, detail)
+        _pnp_stage(loaded, opts, out, report, detail)
+    return {"id": name, "path": display(gdir), "stages": stages,
+            "diagnostics": [d.as_dict() for d in loaded.diagnostics]}
 
 
 def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions, out_dir: Path,
-                 report: Any) -> None:
+                 report: Any, detail: Any) -> None:
     """The smoke games of `build`: a game that names a rules module asked for them."""
     from toolkit.paths import display
 
@@ -343,10 +348,10 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
            f"{result['stalemates']} stalemates ({result['games_per_second']} games/s) -> "
            f"{display(out_dir / 'smoke-report.html')}", out_dir / "smoke-report.json")
     for err in result["errors"][:5]:
-        typer.echo(f"    failed game {err['index']}: {err['message']}\n    reproduce: {err['command']}")
+        detail(f"    failed game {err['index']}: {err['message']}\n    reproduce: {err['command']}")
 
 
-def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any) -> None:
+def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any, detail: Any) -> None:
     """The PDF of `build`: a game with physical components asked for it."""
     from toolkit.diagnostics import format_text
     from toolkit.paths import display
@@ -368,7 +373,7 @@ def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any) -> N
     pdf = build_pdf(loaded, out_dir / "print-and-play.pdf", paper=opts.paper, bleed=opts.bleed)
     took = time.perf_counter() - start
     if pdf.diagnostics:
-        typer.echo(format_text(pdf.diagnostics))
+        detail(format_text(pdf.diagnostics))
     if pdf.output is None or not pdf.ok:
         report("print-and-play", "failed", "FAILED (see the problems above)")
     else:
