@@ -32,12 +32,10 @@ def new(
     Nothing is written when the folder already exists and is not empty (exit 2).
     """
     from toolkit.paths import display
-    from toolkit.scaffold import ScaffoldError, check_target, create_game, target_folder
+    from toolkit.scaffold import ScaffoldError, create_game, target_folder
 
-    folder = target_folder(game)
     try:
-        check_target(folder, source)
-        made = create_game(folder, source, title)
+        made = create_game(target_folder(game), source, title)
     except ScaffoldError as exc:
         usage_error(str(exc))
     say(f"created {display(made.folder)} from {made.source} ({len(made.files)} files)")
