@@ -14,7 +14,7 @@ _HERE = Path(__file__).resolve().parent
 
 @cache
 def data_dir(name: str) -> Path:
-    """The built-in folder ``name`` (schemas, templates, content, scenarios)."""
+    """The built-in folder ``name`` (schemas, templates, content, scenarios, starters)."""
     for candidate in (_HERE / "data" / name, _HERE.parent / name):
         if candidate.is_dir():
             return candidate

@@ -2,7 +2,7 @@
 
 Two sources, both plain folders of data copied as they are:
 
-- ``minimal``: the starter game in ``toolkit/starter/minimal`` (one component kind with two
+- ``minimal``: the starter game in hordekit's ``starters/minimal`` (one component kind with two
   example cards, its schema, layouts, a card-text template, a rules file that plays, a scenario);
 - any game shipped with hordekit (every folder with a ``game.yaml`` under hordekit's content):
   its content, schemas, templates and scenarios are copied in, and its manifest is pointed at
@@ -23,7 +23,6 @@ from pathlib import Path
 from toolkit.paths import data_dir
 
 MINIMAL = "minimal"
-STARTER = Path(__file__).resolve().parent / "starter"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=.*$", re.MULTILINE)
 
@@ -84,7 +83,7 @@ def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -
     shutil.rmtree(staging, ignore_errors=True)
     try:
         if source == MINIMAL:
-            shutil.copytree(STARTER / MINIMAL, staging, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(data_dir("starters") / MINIMAL, staging, ignore=shutil.ignore_patterns("__pycache__"))
             _retitle(staging / "game.yaml", gid, title, {}, {})
             rules = staging / "rules.py"
             rules.write_text(rules.read_text(encoding="utf-8").replace('id="starter"', f'id="{gid}"', 1), encoding="utf-8")
@@ -196,7 +195,7 @@ def _set_scenario_game(path: Path, gid: str) -> None:
 def _write_readme(folder: Path, gid: str, title: str, source: str) -> None:
     from jinja2 import Environment, StrictUndefined
 
-    template = (STARTER / "README.md.j2").read_text(encoding="utf-8")
+    template = (data_dir("starters") / "README.md.j2").read_text(encoding="utf-8")
     text = Environment(undefined=StrictUndefined, keep_trailing_newline=True).from_string(template).render(
         id=gid, title=title, source=source, minimal=source == MINIMAL,
         has_rules_file=(folder / "rules.py").is_file(),
