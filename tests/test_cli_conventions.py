@@ -167,3 +167,13 @@ def test_inside_a_game_s_folder_its_id_and_its_scenarios_are_found(tmp_path: Pat
     assert run_cli("validate", cwd=inside).returncode == 0
     proc = run_cli("scenario", "scenarios", cwd=inside)  # the scenario names its game by id
     assert proc.returncode == 0 and "1 passed" in proc.stdout
+
+
+def test_the_old_dash_o_for_a_folder_still_works_with_a_warning(tmp_path: Path) -> None:
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    proc = run_cli("smoke", "fungus-wars", "-n", "5", "-o", "old-place", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert "now -d/--out-dir" in proc.stderr
+    assert (tmp_path / "old-place" / "smoke-report.json").is_file()
+    both = run_cli("build", "-o", "a", "-d", "b", cwd=tmp_path)
+    assert both.returncode == 2 and not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import VERBOSITY, HordekitGroup, OutputFormat, load_checked, local_games, say, usage_error, verbosity
+from toolkit.cliutil import VERBOSITY, HordekitGroup, OldOutDir, renamed_out_dir, OutputFormat, load_checked, local_games, say, usage_error, verbosity
 from toolkit.pnp_cli import Paper
 
 app = typer.Typer(
@@ -170,6 +170,7 @@ def schema(
     kind: Annotated[Optional[list[str]], typer.Option("--kind", metavar="KIND", help="With --for: only these component kinds (repeat the option).")] = None,
     force: Annotated[bool, typer.Option("--force", help="With --for: replace schemas that already exist.")] = False,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder to write the schemas into. Default: ./schemas, or with --for the game's own schemas folder.")] = None,
+    old_output: Annotated[Optional[Path], OldOutDir] = None,
 ) -> None:
     """Write JSON Schemas for editors (VS Code's YAML extension): hordekit's own, or with --for,
     starting schemas derived from a game's existing items.
@@ -180,6 +181,7 @@ def schema(
     adds a `# yaml-language-server: $schema=...` line to each component file that has none, so
     completion and hover help work at once. Edit the schemas afterwards: they are a start.
     """
+    out_dir = renamed_out_dir(old_output, out_dir)
     if for_game is not None:
         from toolkit.cliutil import game_folder
         from toolkit.schemagen import SchemaGenError, write_game_schemas
@@ -238,7 +240,8 @@ def build(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper for the PDFs.")] = Paper.a4,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, metavar="MM", help="Bleed around every printed piece, in mm.")] = 3.0,
     skip: Annotated[Optional[list[Stage]], typer.Option("--skip", help="Leave out a stage on purpose (repeat the option); a skipped stage is not a failure.")] = None,
-    out_dir: Annotated[Path, typer.Option("--out-dir", "-d", metavar="FOLDER", help="Where results go, one folder per game.")] = Path("out"),
+    out_dir: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Where results go, one folder per game. Default: out.")] = None,
+    old_output: Annotated[Optional[Path], OldOutDir] = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
     """Everything before a playtest, for every game: validate, play smoke games, write the PDFs.
@@ -251,6 +254,7 @@ def build(
     from toolkit.games import read_manifest
     from toolkit.play_cli import parse_players
 
+    out_dir = renamed_out_dir(old_output, out_dir) or Path("out")
     if players is not None:
         parse_players(players, 1, 12)  # the syntax, before any work
     if out_dir.exists() and not out_dir.is_dir():

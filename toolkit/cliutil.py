@@ -29,6 +29,20 @@ def usage_error(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+#: The folder option's old spelling, still accepted (hidden from help) while scripts move to -d.
+OldOutDir = typer.Option("--output", "-o", hidden=True, help="Old spelling of -d/--out-dir.")
+
+
+def renamed_out_dir(old: Path | None, new: Path | None) -> Path | None:
+    """The folder given with -d/--out-dir, or with the old -o/--output (with a warning)."""
+    if old is None:
+        return new
+    if new is not None:
+        usage_error("give the folder once, with -d/--out-dir")
+    typer.echo("warning: -o/--output for a folder is now -d/--out-dir (-o is always a file)", err=True)
+    return old
+
+
 def game_folder(name: str) -> Path:
     """The game folder a command argument names (a folder, or a game id under ./content)."""
     from toolkit.games import find_game

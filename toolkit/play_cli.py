@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import OutputFormat, game_folder, usage_error, verbosity
+from toolkit.cliutil import OldOutDir, OutputFormat, game_folder, renamed_out_dir, usage_error, verbosity
 
 
 def load_playable(name: str) -> tuple[Any, Any]:
@@ -195,6 +195,7 @@ def smoke(
     as_json: Annotated[bool, typer.Option("--json", hidden=True, help="Same as --format json.")] = False,
     compare_with: Annotated[Optional[Path], typer.Option("--compare", help="An earlier smoke-report.json to compare with.")] = None,
     output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder for the report. Default: out/<game>/.")] = None,
+    old_output: Annotated[Optional[Path], OldOutDir] = None,
 ) -> None:
     """Play many games with bots; report balance statistics and any failure as a replayable log.
 
@@ -202,6 +203,7 @@ def smoke(
     """
     from toolkit.smoke.runner import default_workers
 
+    output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
         usage_error("--backend is 'process' or 'dask'")
     if check and fast:
