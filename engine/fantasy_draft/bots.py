@@ -1,0 +1,266 @@
+"""Fantasy Draft bots: a heuristic player and the evaluation function for the search bot.
+
+The heuristic reads the structured moves the rules publish (`state.moves`, `state.dkind`) and
+only what its seat may see: its own tokens, face-up enemy tokens, and for a face-down enemy the
+odds over the units that token could still be (`hidden_units`). It never looks at a face-down
+token's unit, so it plays the same on the full state and on a redacted one.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.core.api import Decision
+from engine.fantasy_draft.hidden import hidden_units
+from engine.fantasy_draft.model import Ability, Model
+from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
+
+FLAG_VALUE = 12.0
+"""What a face-down enemy token is worth per unit of probability that it is the flag."""
+
+_EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "reveal": 0.35, "swap": 0.05,
+                 "teleport": 0.3, "freeze": 0.8, "evade": 1.2, "extra-actions": 2.0, "refresh": 0.8}
+"""Rough worth of each effect kind, for drafting and for choosing special actions."""
+
+
+def unit_value(model: Model, unit: int, power: int = 0) -> float:
+    """What keeping a unit is worth: its strength, its reach, and for heroes its abilities."""
+    u = model.units[unit]
+    if u.flag:
+        return FLAG_VALUE
+    v = 1.0 + u.strength + power + 0.35 * u.actions + (0.6 if u.flying else 0) + (0.8 if u.attack == "ranged" else 0)
+    return v + sum(_ability_worth(a) for a in u.abilities)
+
+
+def _ability_worth(ab: Ability) -> float:
+    odds = 1.0 if ab.d10 is None else (ab.d10[1] - ab.d10[0] + 1) / 10
+    return odds * sum(_EFFECT_VALUE.get(e.kind, 0.3) + (1.5 if e.kind == "destroy" else 0) for e in ab.effects)
+
+
+def _odds(ab: Ability) -> float:
+    return 1.0 if ab.d10 is None else (ab.d10[1] - ab.d10[0] + 1) / 10
+
+
+class View:
+    """What one seat knows of the board at one decision."""
+
+    def __init__(self, st: FDState, seat: int) -> None:
+        m = st.model
+        self.st, self.seat, self.m = st, seat, m
+        self.enemy = 1 - seat
+        hidden = hidden_units(st, self.enemy)
+        self.hidden_n = max(1, len(hidden))
+        self.hidden_str = Counter(min(5, m.units[u].strength + st.power[u]) for u in hidden)
+        self.flag_hidden = m.flag in hidden
+        self.hidden_value = (sum(unit_value(m, u, st.power[u]) for u in hidden) / self.hidden_n) if hidden else 0.0
+
+    def known(self, h: int) -> int:
+        t = self.st.board[h]
+        if t is None:
+            return -1
+        return t[T_UNIT] if t[T_OWN] == self.seat or t[T_REV] else -1
+
+    def fight_odds(self, mine: int, h: int, ranged: bool) -> tuple[float, float, float, float]:
+        """(win, tie, loss, value of the target) for an attack of strength `mine` on hex h."""
+        st = self.st
+        u = self.known(h)
+        if u >= 0:
+            e = st.strength(h)
+            val = unit_value(self.m, u, st.power[u])
+            if ranged:
+                return (1.0, 0.0, 0.0, val) if mine >= e else (0.0, 0.0, 0.0, val)
+            return (float(mine > e), float(mine == e), float(mine < e), val)
+        n = self.hidden_n
+        lower = sum(c for s, c in self.hidden_str.items() if s < mine) / n
+        equal = self.hidden_str.get(mine, 0) / n
+        higher = 1.0 - lower - equal
+        val = self.hidden_value + (FLAG_VALUE / n if self.flag_hidden else 0.0)
+        if ranged:
+            return lower + equal, 0.0, 0.0, val
+        return lower, equal, higher, val
+
+    def danger(self, h: int, mine: int, value: float, skip: int) -> float:
+        """Expected loss from enemies next to hex h that could attack a unit of strength `mine`."""
+        st = self.st
+        worst = 0.0
+        for n in self.m.board.neighbours[h]:
+            t = st.board[n]
+            if n == skip or t is None or t[T_OWN] != self.enemy:
+                continue
+            u = self.known(n)
+            if u >= 0:
+                a = self.m.units[u]
+                p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
+            else:
+                p = sum(c for s, c in self.hidden_str.items() if s >= mine) / self.hidden_n * 0.6
+            worst = max(worst, p * value)
+        return worst
+
+
+class HeuristicBot:
+    """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
+    advances its strong units; a little noise keeps games varied."""
+
+    __slots__ = ("seat", "rng", "_front")
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self._front: dict[int, list[int]] = {}
+
+    def choose(self, state: Any, decision: Decision) -> int:
+        st: FDState = state
+        kind = st.dkind
+        if kind == "draft":
+            return self._draft(st)
+        if kind == "leave-out":
+            return self._leave_out(st)
+        if kind == "deploy":
+            return self._deploy(st)
+        if kind == "play":
+            return self._play(st)
+        return self.rng.randrange(len(decision.options))
+
+    # ------------------------------------------------------------------ setup
+    def _draft(self, st: FDState) -> int:
+        m = st.model
+        best, pick = -1.0, len(st.moves) - 1
+        for i, mv in enumerate(st.moves):
+            if mv[0] != "recruit":
+                continue
+            u = m.units[mv[1]]
+            score = unit_value(m, u.idx) / (u.cost + 1.5) * self.rng.uniform(0.7, 1.3)
+            if score > best:
+                best, pick = score, i
+        return pick
+
+    def _leave_out(self, st: FDState) -> int:
+        m = st.model
+        return min(range(len(st.moves)), key=lambda i: unit_value(m, st.moves[i][1]))
+
+    def _depth(self, st: FDState) -> list[int]:
+        """Per hex: distance to the nearest enemy start-zone hex (small = front line)."""
+        if self.seat not in self._front:
+            b = st.model.board
+            enemy = [h for h, z in enumerate(b.zone) if z == 1 - self.seat]
+            self._front[self.seat] = [min(b.dist[h][e] for e in enemy) for h in range(len(b.labels))]
+        return self._front[self.seat]
+
+    def _deploy(self, st: FDState) -> int:
+        m = st.model
+        b = m.board
+        unit = m.units[st.to_place[self.seat][0]]
+        depth = self._depth(st)
+        cols = b.columns
+        flag_hex = next((h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == self.seat
+                         and t[T_UNIT] == m.flag), -1)
+        best, pick = -1e9, 0
+        for i, mv in enumerate(st.moves):
+            h = mv[1]
+            col = h % cols
+            noise = self.rng.random()
+            if unit.flag:
+                score = depth[h] * 10 - abs(col - cols // 2) * 0.4 + noise * 3
+            elif unit.actions == 0 or (unit.strength >= 4 and unit.actions == 1 and noise < 0.3):
+                score = -b.dist[h][flag_hex] * 10 - depth[h] * 0.5 + noise if flag_hex >= 0 else noise
+            else:
+                score = -depth[h] * (unit.strength + unit.actions) + noise * 4
+            if score > best:
+                best, pick = score, i
+        return pick
+
+    # ------------------------------------------------------------------ play
+    def _play(self, st: FDState) -> int:
+        view = View(st, self.seat)
+        urge = min(1.5, st.turn / 60)
+        best, pick = -1e9, 0
+        for i, mv in enumerate(st.moves):
+            score = self._score(st, view, mv, urge) + self.rng.random() * 0.05
+            if score > best:
+                best, pick = score, i
+        return pick
+
+    def _score(self, st: FDState, view: View, mv: tuple, urge: float) -> float:
+        m = st.model
+        kind = mv[0]
+        h = mv[1]
+        me = st.board[h]
+        assert me is not None
+        mine = st.strength(h)
+        my_val = unit_value(m, me[T_UNIT], st.power[me[T_UNIT]])
+        if kind in ("attack", "shoot"):
+            win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
+            return (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
+        if kind == "move":
+            return self._move_score(st, view, h, mv[2], mine, my_val, urge)
+        return self._ability_score(st, view, mv, urge)
+
+    def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
+        m = st.model
+        dist = m.board.dist
+        enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == view.enemy]
+        if not enemies:
+            return 0.0
+        before = min(dist[a][x] for x in enemies)
+        after = min(dist[b][x] for x in enemies)
+        drive = (0.15 + 0.1 * mine + urge) * (before - after)
+        threat = view.danger(b, mine, my_val, a) - view.danger(a, mine, my_val, -1)
+        return drive - threat * (1 - 0.4 * urge)
+
+    def _ability_score(self, st: FDState, view: View, mv: tuple, urge: float) -> float:
+        m = st.model
+        _, h, ab_idx, tg = mv
+        ab = m.units[st.board[h][T_UNIT]].abilities[ab_idx]  # type: ignore[index]
+        odds = _odds(ab)
+        score = 0.0
+        for e in ab.effects:
+            if e.kind == "destroy":
+                if view.known(tg) >= 0:
+                    p = 1.0 if e.max_strength < 0 or st.strength(tg) <= e.max_strength else 0.0
+                    val = unit_value(m, view.known(tg))
+                else:
+                    cap = 5 if e.max_strength < 0 else e.max_strength
+                    p = sum(c for s, c in view.hidden_str.items() if s <= cap) / view.hidden_n
+                    val = view.hidden_value + (FLAG_VALUE / view.hidden_n if view.flag_hidden else 0.0)
+                score += p * val
+            elif e.kind == "boost":
+                score += self._boost_gain(st, view, tg, e.amount)
+            elif e.kind in ("weaken", "freeze"):
+                near = any(st.board[n] is not None and st.board[n][T_OWN] == self.seat for n in m.board.neighbours[tg])
+                score += _EFFECT_VALUE[e.kind] * (1.5 if near else 0.4)
+            elif e.kind == "teleport":
+                score += self._move_score(st, view, h, tg, st.strength(h), 0.0, urge) * 0.8
+            else:
+                score += _EFFECT_VALUE.get(e.kind, 0.2)
+        return odds * score
+
+    def _boost_gain(self, st: FDState, view: View, tg: int, amount: int) -> float:
+        """A boost is worth what it adds to the best attack the boosted unit could make."""
+        m = st.model
+        if st.activations_left(tg) <= 0:
+            return 0.0
+        s = st.strength(tg)
+        gain = 0.0
+        for n in m.board.neighbours[tg]:
+            t = st.board[n]
+            if t is not None and t[T_OWN] == view.enemy:
+                w0, _, l0, val = view.fight_odds(s, n, False)
+                w1, _, l1, _ = view.fight_odds(s + amount, n, False)
+                gain = max(gain, (w1 - w0) * val + (l0 - l1) * 2)
+        return gain
+
+
+def evaluate(state: Any) -> list[float]:
+    """Per-seat value in [0, 1] of an unfinished game: the share of fighting strength left,
+    with a lost flag or army deciding it outright."""
+    st: FDState = state
+    if st.phase == "over":
+        return [1.0 if s in st.winners else 0.0 for s in (0, 1)] if st.winners else [0.5, 0.5]
+    m = st.model
+    worth = [1.0, 1.0]
+    for h, t in enumerate(st.board):
+        if t is not None and t[T_UNIT] != m.flag:
+            worth[t[T_OWN]] += unit_value(m, t[T_UNIT], st.power[t[T_UNIT]])
+    total = worth[0] + worth[1]
+    return [worth[0] / total, worth[1] / total]

@@ -1,0 +1,130 @@
+"""What a seat may see of a Fantasy Draft game, and how a bot's view is made from it.
+
+Hidden: which unit each face-down enemy token is, and during deployment where the other seat has
+placed its tokens. Everything else (the draft, left-out units, removed units, power tokens on
+hero cards, which token moved or acted this turn, frozen and boosted tokens) happens in the open.
+
+`redact` hides in place by giving the hidden tokens canonical identities that depend only on what
+the seat sees (so two states that differ only in hidden things become identical); `restore`
+undoes it exactly; `resample` draws identities at random, consistent with what the seat saw (a
+token seen acting N times this turn, or ever, cannot be a unit with fewer actions).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from engine.fantasy_draft.state import T_EXTRA, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
+
+if TYPE_CHECKING:
+    from engine.fantasy_draft.state import FDState
+
+HIDDEN = "hidden"
+
+
+def positions_hidden(st: "FDState", seat: int) -> bool:
+    """During deployment a seat does not see where the other seat's tokens are."""
+    return st.phase in ("draft", "prepare", "deploy")
+
+
+def observation(st: "FDState", seat: int) -> dict[str, Any]:
+    m = st.model
+    ids = [u.id for u in m.units]
+    board: dict[str, Any] = {}
+    for h, t in enumerate(st.board):
+        if t is None or (t[T_OWN] != seat and positions_hidden(st, seat)):
+            continue
+        board[m.board.labels[h]] = {
+            "seat": t[T_OWN], "unit": ids[t[T_UNIT]] if st.visible_to(seat, t) else HIDDEN,
+            "revealed": bool(t[T_REV]), "used": t[T_USED], "bonus": t[4], "frozen": bool(t[5]),
+            "extra": t[T_EXTRA], "moved": bool(t[T_MOVED])}
+    return {
+        "seat": seat, "phase": st.phase, "current": st.current, "turn": st.turn,
+        "actions_left": st.actions_left, "mana": list(st.mana),
+        "pool": [ids[u] for u in st.pool], "drafted": [[ids[u] for u in d] for d in st.drafted],
+        "left_out": [[ids[u] for u in d] for d in st.left_out],
+        "to_place": [len(p) if s != seat else [ids[u] for u in p] for s, p in enumerate(st.to_place)],
+        "removed": [[ids[u] for u in d] for d in st.removed],
+        "power": {ids[u]: n for u, n in enumerate(st.power) if n}, "power_supply": st.supply,
+        "once_used": sorted([ids[u], a] for u, a in st.once_used),
+        "pending_roll": st.dkind == "roll", "last_roll": st.last_roll,
+        "board": board, "winners": list(st.winners), "end_reason": st.end_reason,
+    }
+
+
+def hidden_units(st: "FDState", enemy: int) -> list[int]:
+    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up."""
+    left = Counter(st.army[enemy])
+    left.subtract(st.removed[enemy])
+    left.subtract(st.to_place[enemy])
+    for t in st.board:
+        if t is not None and t[T_OWN] == enemy and t[T_REV]:
+            left[t[T_UNIT]] -= 1
+    return sorted(left.elements())
+
+
+def _need(st: "FDState", t: list[int]) -> int:
+    """Fewest actions the unit under token `t` must have, from what everyone saw it do."""
+    return max(t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0)
+
+
+def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
+    """Give each hidden token a unit; strictest tokens first so the constraints always fit."""
+    acts = st.model.units
+    order = sorted(hexes, key=lambda h: (-_need(st, st.board[h]), h))
+    pool = list(units)
+    for h in order:
+        need = _need(st, st.board[h])
+        fits = [i for i, u in enumerate(pool) if acts[u].actions >= need] or list(range(len(pool)))
+        st.board[h][T_UNIT] = pool.pop(pick(fits))
+
+
+def redact(st: "FDState", seat: int) -> Any:
+    enemy = 1 - seat
+    saved = [(h, list(t)) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy]
+    steps = [(t[T_STEP], st.actions[t[T_STEP]]) for _, t in saved
+             if t[T_STEP] >= 0 and not t[T_REV] and t[T_STEP] < len(st.actions)]
+    if st.phase == "over":
+        return (saved, [])
+    for i, _ in steps:
+        st.actions[i] = 0
+    if positions_hidden(st, seat):
+        for h, _ in saved:
+            st.board[h] = None
+        return (saved, steps)
+    hexes = [h for h, t in saved if not t[T_REV]]
+    for h in hexes:
+        st.board[h][T_STEP] = -1
+    _assign(st, hexes, hidden_units(st, enemy), lambda fits: fits[0])
+    return (saved, steps)
+
+
+def restore(st: "FDState", token: Any) -> None:
+    saved, steps = token
+    for h, t in saved:
+        st.board[h] = list(t)
+    for i, a in steps:
+        st.actions[i] = a
+
+
+def resample(st: "FDState", seat: int, rng: random.Random) -> None:
+    enemy = 1 - seat
+    if st.phase == "over":
+        return
+    if positions_hidden(st, seat):
+        placed = [t for t in st.board if t is not None and t[T_OWN] == enemy]
+        missing = Counter(st.army[enemy])
+        missing.subtract(st.to_place[enemy])
+        missing.subtract(t[T_UNIT] for t in placed)
+        free = [h for h, z in enumerate(st.model.board.zone) if z == enemy and st.board[h] is None]
+        rng.shuffle(free)
+        for u in sorted(missing.elements()):
+            h = next(x for x in free if st.can_stand(u, x))
+            free.remove(h)
+            st.board[h] = [enemy, u, 0, 0, 0, 0, 0, 0, -1]
+        return
+    hexes = [h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
+    units = hidden_units(st, enemy)
+    rng.shuffle(units)
+    _assign(st, hexes, units, lambda fits: fits[rng.randrange(len(fits))])

@@ -1,0 +1,186 @@
+"""The read-only model of Fantasy Draft, built once from validated content (kind -> items).
+
+Why a model: the rules look up neighbours, distances, strengths and abilities many thousands of
+times a second, so the board becomes flat lists (neighbours and a distance table per hex) and
+every hero and basic unit one slotted `UnitType`. Nothing here names a unit or a hero: every
+number comes from a content field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One structured effect: its kind and parameters (`max_strength` -1 = no limit)."""
+
+    kind: str
+    amount: int = 0
+    max_strength: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    idx: int
+    name: str
+    trigger: str                 # action | victory | attacked | unit-removed
+    d10: tuple[int, int] | None  # faces that make it work, inclusive
+    range: int                   # maximum hexes to the target; 0 when it has none
+    target: str                  # self | own | enemy | any | empty-hex
+    types: frozenset[str]        # empty = any type
+    once_per_turn: bool
+    cost: int                    # actions of the turn a special action costs
+    effects: tuple[Effect, ...]
+
+    def works_on(self, roll: int) -> bool:
+        """True when a d10 roll is inside the printed range (or there is no roll at all)."""
+        return self.d10 is None or self.d10[0] <= roll <= self.d10[1]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    """A hero or a basic unit. `count` is copies per army for basic units, 0 for heroes."""
+
+    idx: int
+    id: str
+    name: str
+    type: str
+    strength: int
+    actions: int
+    attack: str                  # melee | ranged | none
+    flying: bool
+    hero: bool
+    cost: int
+    count: int
+    flag: bool
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    columns: int
+    rows: int
+    labels: tuple[str, ...]          # 'a1' ... by hex index (row-major)
+    terrain: tuple[str, ...]         # terrain id per hex
+    flyers_only: tuple[bool, ...]    # only flying units may stand here
+    zone: tuple[int, ...]            # seat whose start zone the hex is, or -1
+    neighbours: tuple[tuple[int, ...], ...]
+    dist: tuple[tuple[int, ...], ...]
+    index: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    mana: int
+    army_size: int
+    actions: int
+    melee_range: int
+    ranged_range: int
+    power_cap: int
+    first_drafter: int               # seat (0-based)
+    first_player: int                # seat (0-based)
+    turn_cap: int
+    power_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    rules: Rules
+    board: Board
+    units: tuple[UnitType, ...]      # heroes first (content order), then basic units
+    heroes: tuple[int, ...]
+    basics: tuple[int, ...]
+    by_id: dict[str, int]
+    flag: int                        # the flag's unit index
+
+    def hexes_within(self, h: int, lo: int, hi: int) -> list[int]:
+        row = self.board.dist[h]
+        return [i for i, d in enumerate(row) if lo <= d <= hi]
+
+
+def _effect(e: dict[str, Any]) -> Effect:
+    return Effect(str(e["kind"]), int(e.get("amount", 0)), int(e.get("max-strength", -1)))
+
+
+def _ability(i: int, a: dict[str, Any]) -> Ability:
+    d10 = a.get("d10")
+    return Ability(
+        idx=i, name=str(a["name"]), trigger=str(a["trigger"]),
+        d10=(int(d10["min"]), int(d10["max"])) if d10 else None,
+        range=int(a.get("range", 0)), target=str(a["target"]),
+        types=frozenset(str(t) for t in a.get("types", ())),
+        once_per_turn=bool(a.get("once-per-turn", False)), cost=int(a.get("action-cost", 1)),
+        effects=tuple(_effect(e) for e in a.get("effects", ())))
+
+
+def _unit(idx: int, item: dict[str, Any], hero: bool) -> UnitType:
+    return UnitType(
+        idx=idx, id=str(item["id"]), name=str(item["name"]), type=str(item["type"]),
+        strength=int(item["strength"]), actions=int(item["actions"]), attack=str(item["attack"]),
+        flying=bool(item.get("flying", False)), hero=hero, cost=int(item.get("cost", 0)),
+        count=0 if hero else int(item.get("quantity", 1)), flag=bool(item.get("flag", False)),
+        abilities=tuple(_ability(i, a) for i, a in enumerate(item.get("abilities", ()))))
+
+
+def _cube(c: int, r: int) -> tuple[int, int, int]:
+    """Offset rows (odd rows shifted right) to cube coordinates, where distance is easy."""
+    x = c - (r - (r & 1)) // 2
+    return x, -x - r, r
+
+
+def build_board(item: dict[str, Any], terrain: list[dict[str, Any]]) -> Board:
+    cols, rows = int(item["columns"]), int(item["rows"])
+    lines = [str(s) for s in item["map"]]
+    where = f"board '{item['id']}'"
+    if len(lines) != rows:
+        raise ValueError(f"{where}: map has {len(lines)} rows, rows says {rows}")
+    symbols = {str(t["symbol"]): t for t in terrain}
+    zones = {str(k): v for k, v in (item.get("zones") or {}).items()}
+    by_id = {str(t["id"]): t for t in terrain}
+    labels, ters, flyer, zone = [], [], [], []
+    for r, line in enumerate(lines):
+        if len(line) != cols:
+            raise ValueError(f"{where}: map row {r + 1} has {len(line)} hexes, columns says {cols}")
+        for c, ch in enumerate(line):
+            labels.append(f"{chr(97 + c)}{r + 1}")
+            if ch in zones:
+                t = by_id.get(str(zones[ch]["terrain"]))
+                z = int(zones[ch]["player"]) - 1
+            else:
+                t, z = symbols.get(ch), -1
+            if t is None:
+                raise ValueError(f"{where}: map row {r + 1} column {c + 1}: '{ch}' is no terrain symbol or zone")
+            ters.append(str(t["id"]))
+            flyer.append(bool(t["flyers-only"]))
+            zone.append(z)
+    cubes = [_cube(i % cols, i // cols) for i in range(cols * rows)]
+    dist = tuple(tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes) for a in cubes)
+    neigh = tuple(tuple(j for j, d in enumerate(row) if d == 1) for row in dist)
+    return Board(cols, rows, tuple(labels), tuple(ters), tuple(flyer), tuple(zone), neigh, dist,
+                 {lab: i for i, lab in enumerate(labels)})
+
+
+def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
+    """The model from validated content; raises ValueError for content the rules cannot play."""
+    r = content["rules"][0]
+    powers = sum(int(p.get("quantity", 1)) * int(p.get("amount", 1)) for p in content.get("power-token", []))
+    rules = Rules(mana=int(r["mana"]), army_size=int(r["army-size"]), actions=int(r["actions-per-turn"]),
+                  melee_range=int(r["melee-range"]), ranged_range=int(r["ranged-range"]),
+                  power_cap=int(r["power-strength-cap"]), first_drafter=int(r["first-drafter"]) - 1,
+                  first_player=int(r["first-player"]) - 1, turn_cap=int(r["turn-cap"]), power_tokens=powers)
+    board = build_board(content["board"][0], content["terrain"])
+    units: list[UnitType] = []
+    for h in content["hero"]:
+        units.append(_unit(len(units), h, True))
+    for b in content["basic-unit"]:
+        units.append(_unit(len(units), b, False))
+    flags = [u.idx for u in units if u.flag]
+    if len(flags) != 1 or units[flags[0]].count != 1:
+        raise ValueError("basic units: exactly one unit must be the flag, with quantity 1")
+    for seat in (0, 1):
+        if sum(1 for z in board.zone if z == seat) < rules.army_size:
+            raise ValueError(f"board: player {seat + 1}'s start zone has fewer hexes than an army has tokens")
+    return Model(rules=rules, board=board, units=tuple(units),
+                 heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
+                 by_id={u.id: u.idx for u in units}, flag=flags[0])

@@ -1,0 +1,634 @@
+"""The rules of Fantasy Draft as an explicit state machine over plain data.
+
+Why not a generator (engine.core.sequential): the search bot clones states thousands of times,
+and a generator can only be cloned by replaying the whole log. Here the state is lists of ints,
+so `clone()` copies about a hundred short lists whatever the length of the game.
+
+A token on the board is a short list (see the T_* indexes): who owns it, which unit it is,
+whether it is face up, how often it acted this turn, its strength bonus for this turn, whether it
+is frozen, extra activations, whether it has ever acted, and the log position of the secret
+choice that placed it. Hidden information is exactly the unit of the other seat's face-down
+tokens (and, during deployment, where the other seat put them).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.api import CHANCE, Decision, GameResult
+from engine.fantasy_draft.effects import HANDLERS, Ctx
+from engine.fantasy_draft.model import Ability, Model
+
+T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
+D10 = tuple(str(i) for i in range(10))
+
+_SECRET = "secret" in getattr(Decision, "__dataclass_fields__", {})
+
+
+def ask(player: int, prompt: str, options: tuple[str, ...], secret: bool = False) -> Decision:
+    """A Decision, marked secret where the engine core supports it."""
+    if secret and _SECRET:
+        return Decision(player, prompt, options, None, True)  # type: ignore[call-arg]
+    return Decision(player, prompt, options)
+
+
+class FDState:
+    """A game of Fantasy Draft from the draft to the end (or from a scenario's situation)."""
+
+    def __init__(self, model: Model, options: dict | None = None) -> None:
+        m = model
+        r = m.rules
+        self.model = m
+        self.options = dict(options or {})
+        self.turn_cap = int(self.options.get("turn_cap", r.turn_cap))
+        self.actions: list[int] = []
+        self.reveals: list[tuple[int, tuple[int, ...]]] = []
+        self.phase = "draft"
+        self.current = r.first_drafter
+        self.turn = 0
+        self.actions_left = 0
+        self.mana = [r.mana, r.mana]
+        self.pool: list[int] = list(m.heroes)
+        self.drafted: list[list[int]] = [[], []]
+        self.draft_done = [False, False]
+        self.left_out: list[list[int]] = [[], []]
+        self.army: list[list[int]] = [[], []]
+        self.to_place: list[list[int]] = [[], []]
+        self.board: list[list[int] | None] = [None] * len(m.board.labels)
+        self.removed: list[list[int]] = [[], []]
+        self.power = [0] * len(m.units)
+        self.supply = r.power_tokens
+        self.power_total = r.power_tokens
+        self.once_used: list[tuple[int, int]] = []
+        self.pending: list[tuple] = []
+        self.winners: list[int] = []
+        self.end_reason = ""
+        self.last_roll = -1
+        self.usage: dict[str, list[list[int]]] = {
+            e: [[0, 0] for _ in m.units] for e in ("drafted", "left-out", "lost", "ability")}
+        self.stats = {"units_removed": 0, "attacks": 0, "abilities": 0, "moves": 0}
+        self._decision: Decision | None = None
+        self.moves: list[tuple] = []
+        self.dkind = ""
+
+    # ------------------------------------------------------------------ the step API
+    def decision(self) -> Decision | None:
+        return self._decision
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def apply(self, action: int) -> None:
+        d = self._decision
+        if d is None:
+            raise ValueError("the game is over: no decision to apply an action to")
+        if action.__class__ is not int or not 0 <= action < len(d.options):
+            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({len(d.options)} options)")
+        self.actions.append(action)
+        if d.player == CHANCE:
+            task = self.pending.pop(0)
+            self.last_roll = action
+            self._execute(task, action)
+        else:
+            self._player_move(self.moves[action])
+        self._advance()
+
+    def clone(self) -> "FDState":
+        twin = FDState.__new__(FDState)
+        d = self.__dict__
+        twin.__dict__.update(d)
+        twin.actions = list(self.actions)
+        twin.reveals = list(self.reveals)
+        twin.mana = list(self.mana)
+        twin.pool = list(self.pool)
+        twin.drafted = [list(x) for x in self.drafted]
+        twin.draft_done = list(self.draft_done)
+        twin.left_out = [list(x) for x in self.left_out]
+        twin.army = [list(x) for x in self.army]
+        twin.to_place = [list(x) for x in self.to_place]
+        twin.board = [t[:] if t is not None else None for t in self.board]
+        twin.removed = [list(x) for x in self.removed]
+        twin.power = list(self.power)
+        twin.once_used = list(self.once_used)
+        twin.pending = list(self.pending)
+        twin.winners = list(self.winners)
+        twin.usage = {e: [c[:] for c in v] for e, v in self.usage.items()}
+        twin.stats = dict(self.stats)
+        twin.moves = list(self.moves)
+        return twin
+
+    def result(self) -> GameResult:
+        units = self.model.units
+        usage = {e: {units[i].id: list(c) for i, c in enumerate(v) if c[0] or c[1]} for e, v in self.usage.items()}
+        scores = [sum(1 for t in self.board if t is not None and t[T_OWN] == s) for s in (0, 1)]
+        return GameResult(scores=scores, winners=list(self.winners), end_reason=self.end_reason or "unfinished",
+                          turns=self.turn, usage=usage, stats={k: float(v) for k, v in self.stats.items()})
+
+    def check_invariants(self) -> list[str]:
+        from engine.fantasy_draft.invariants import check
+        return check(self)
+
+    def fingerprint(self) -> Any:
+        return (self.phase, self.current, self.turn, self.actions_left, tuple(self.mana), tuple(self.pool),
+                tuple(map(tuple, self.drafted)), tuple(map(tuple, self.army)), tuple(map(tuple, self.removed)),
+                tuple(tuple(t) if t else None for t in self.board), tuple(self.power), self.supply,
+                tuple(self.pending), tuple(self.winners), self.end_reason)
+
+    # ------------------------------------------------------------------ queries used by effects and bots
+    def unit_at(self, h: int) -> int:
+        t = self.board[h]
+        return t[T_UNIT] if t is not None else -1
+
+    def is_revealed(self, h: int) -> bool:
+        t = self.board[h]
+        return t is not None and bool(t[T_REV])
+
+    def base_strength(self, unit: int) -> int:
+        return self.model.units[unit].strength + self.power[unit]
+
+    def strength(self, h: int) -> int:
+        t = self.board[h]
+        assert t is not None
+        return max(0, self.model.units[t[T_UNIT]].strength + self.power[t[T_UNIT]] + t[T_BONUS])
+
+    def can_stand(self, unit: int, h: int) -> bool:
+        return unit >= 0 and (not self.model.board.flyers_only[h] or self.model.units[unit].flying)
+
+    def power_room(self, unit: int) -> int:
+        cap = self.model.rules.power_cap
+        return max(0, min(self.supply, cap - self.base_strength(unit)))
+
+    def activations_left(self, h: int) -> int:
+        t = self.board[h]
+        assert t is not None
+        return self.model.units[t[T_UNIT]].actions + t[T_EXTRA] - t[T_USED]
+
+    # ------------------------------------------------------------------ changes used by effects
+    def add_bonus(self, h: int, amount: int) -> None:
+        t = self.board[h]
+        if t is not None:
+            t[T_BONUS] += amount
+
+    def add_power(self, unit: int, amount: int) -> None:
+        n = min(amount, self.power_room(unit))
+        self.power[unit] += n
+        self.supply -= n
+
+    def add_activations(self, h: int, amount: int) -> None:
+        t = self.board[h]
+        if t is not None:
+            t[T_EXTRA] += amount
+
+    def freeze(self, h: int) -> None:
+        t = self.board[h]
+        if t is not None:
+            t[T_FROZEN] = 1
+
+    def reveal(self, h: int) -> None:
+        """Turn a token face up for good; its secret placement becomes visible in the log."""
+        t = self.board[h]
+        if t is not None and not t[T_REV]:
+            t[T_REV] = 1
+            if t[T_STEP] >= 0:
+                self.reveals.append((len(self.actions) - 1, (t[T_STEP],)))
+
+    def swap(self, a: int, b: int) -> None:
+        self.board[a], self.board[b] = self.board[b], self.board[a]
+
+    def relocate(self, a: int, b: int) -> None:
+        self.board[b], self.board[a] = self.board[a], None
+
+    def remove(self, h: int) -> None:
+        """A unit leaves the game: its power tokens return, triggers fire, a lost flag ends the game."""
+        t = self.board[h]
+        if t is None:
+            return
+        self.reveal(h)
+        self.board[h] = None
+        owner, unit = t[T_OWN], t[T_UNIT]
+        self.removed[owner].append(unit)
+        self.usage["lost"][unit][owner] += 1
+        self.stats["units_removed"] += 1
+        self.supply += self.power[unit]
+        self.power[unit] = 0
+        if unit == self.model.flag:
+            self._end([1 - owner], "flag-captured")
+            return
+        self._queue_removal_triggers(h, owner, unit)
+
+    # ------------------------------------------------------------------ flow
+    def _advance(self) -> None:
+        """Run everything that needs nobody's choice, then publish the next decision."""
+        while True:
+            if self.phase == "over":
+                self._decision, self.moves = None, []
+                return
+            if self.pending:
+                if self._drain():
+                    return
+                continue
+            if self.phase == "draft":
+                if self._draft_step():
+                    return
+            elif self.phase == "prepare":
+                if self._prepare_step():
+                    return
+            elif self.phase == "deploy":
+                if self._deploy_step():
+                    return
+            elif self.phase == "play":
+                if self._play_step():
+                    return
+
+    def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: list[str],
+                 secret: bool = False) -> bool:
+        self.dkind = kind
+        self.moves = moves
+        self._decision = ask(player, prompt, tuple(labels), secret)
+        return True
+
+    # --- draft ---------------------------------------------------------------------------
+    def affordable(self, seat: int) -> list[int]:
+        if len(self.drafted[seat]) >= self.model.rules.army_size - 1:
+            return []
+        units = self.model.units
+        return [u for u in self.pool if units[u].cost <= self.mana[seat]]
+
+    def _draft_step(self) -> bool:
+        for _ in range(2):
+            s = self.current
+            if not self.draft_done[s] and not self.affordable(s):
+                self.draft_done[s] = True
+            if not self.draft_done[s]:
+                units = self.model.units
+                picks = self.affordable(s)
+                moves = [("recruit", u) for u in picks] + [("stop",)]
+                labels = [f"Recruit {units[u].name} ({units[u].cost} mana)" for u in picks] + ["Stop drafting"]
+                return self._publish(s, "draft", f"Draft a hero ({self.mana[s]} mana left)", moves, labels)
+            self.current = 1 - s
+        self.phase = "prepare"
+        self.current = 0
+        return False
+
+    # --- unit preparation ----------------------------------------------------------------
+    def to_leave_out(self, seat: int) -> int:
+        basics = sum(self.model.units[u].count for u in self.model.basics)
+        return max(0, len(self.drafted[seat]) + basics - self.model.rules.army_size) - len(self.left_out[seat])
+
+    def _prepare_step(self) -> bool:
+        m = self.model
+        for s in (0, 1):
+            need = self.to_leave_out(s)
+            if need > 0:
+                left = [u for u in m.basics if not m.units[u].flag
+                        and m.units[u].count - self.left_out[s].count(u) > 0]
+                return self._publish(s, "leave-out", f"Leave out a basic unit ({need} to go)",
+                                     [("leave", u) for u in left], [f"Leave out a {m.units[u].name}" for u in left])
+        for s in (0, 1):
+            basics = []
+            for u in m.basics:
+                basics += [u] * (m.units[u].count - self.left_out[s].count(u))
+            basics.sort(key=lambda u: not m.units[u].flag)  # the flag is placed first
+            self.army[s] = basics[:1] + list(self.drafted[s]) + basics[1:]
+            self.to_place[s] = list(self.army[s])
+        self.phase = "deploy"
+        self.current = 0
+        return False
+
+    # --- deployment ------------------------------------------------------------------------
+    def _deploy_step(self) -> bool:
+        for s in (0, 1):
+            if self.to_place[s]:
+                self.current = s
+                unit = self.model.units[self.to_place[s][0]]
+                board = self.model.board
+                free = [h for h, z in enumerate(board.zone) if z == s and self.board[h] is None
+                        and self.can_stand(unit.idx, h)]
+                return self._publish(s, "deploy", f"Deploy your army in secret: place the {unit.name}",
+                                     [("place", h) for h in free], [f"Place {unit.name} on {board.labels[h]}" for h in free],
+                                     secret=True)
+        self.phase = "play"
+        self._start_turn(self.model.rules.first_player)
+        return False
+
+    # --- play -----------------------------------------------------------------------------
+    def _start_turn(self, seat: int) -> None:
+        self.current = seat
+        self.actions_left = self.model.rules.actions
+        self.once_used = []
+        if not self.play_moves(seat)[0]:
+            self._end([1 - seat], "no-actions")
+
+    def _end_turn(self) -> None:
+        seat = self.current
+        for t in self.board:
+            if t is not None:
+                t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0
+                if t[T_OWN] == seat:
+                    t[T_FROZEN] = 0
+        self.turn += 1
+        if self.turn >= self.turn_cap:
+            self._end([], "stalemate")
+            return
+        self._start_turn(1 - seat)
+
+    def _play_step(self) -> bool:
+        if self._check_armies():
+            return False
+        if self.actions_left > 0:
+            moves, labels = self.play_moves(self.current)
+            if moves:
+                return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves, labels)
+        self._end_turn()
+        return False
+
+    def _check_armies(self) -> bool:
+        """A player without units (the flag is no unit) has lost; the game ends at once."""
+        flag = self.model.flag
+        alive = [False, False]
+        for t in self.board:
+            if t is not None and t[T_UNIT] != flag:
+                alive[t[T_OWN]] = True
+        if all(alive):
+            return False
+        self._end([s for s in (0, 1) if alive[s]], "no-units")
+        return True
+
+    def _end(self, winners: list[int], reason: str) -> None:
+        if self.phase == "over":
+            return
+        self.phase = "over"
+        self.winners = winners
+        self.end_reason = reason
+        self.pending = []
+        hidden = tuple(sorted(t[T_STEP] for t in self.board if t is not None and not t[T_REV] and t[T_STEP] >= 0))
+        if hidden:
+            self.reveals.append((len(self.actions) - 1, hidden))
+
+    # ------------------------------------------------------------------ legal moves of a turn
+    def play_moves(self, seat: int) -> tuple[list[tuple], list[str]]:
+        """Every legal action of `seat` now, as structured moves and their labels."""
+        m = self.model
+        b = m.board
+        units = m.units
+        lab = b.labels
+        board = self.board
+        moves: list[tuple] = []
+        labels: list[str] = []
+        for h, t in enumerate(board):
+            if t is None or t[T_OWN] != seat or t[T_FROZEN]:
+                continue
+            u = units[t[T_UNIT]]
+            if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
+                continue
+            for n in b.neighbours[h]:
+                if board[n] is None and (u.flying or not b.flyers_only[n]):
+                    moves.append(("move", h, n))
+                    labels.append(f"Move {lab[h]} to {lab[n]} ({u.name})")
+            if u.attack == "melee":
+                for n in b.neighbours[h]:
+                    o = board[n]
+                    if o is not None and o[T_OWN] != seat:
+                        moves.append(("attack", h, n))
+                        labels.append(f"Attack {lab[n]} from {lab[h]} ({u.name})")
+            elif u.attack == "ranged":
+                for n in m.hexes_within(h, m.rules.ranged_range, m.rules.ranged_range):
+                    o = board[n]
+                    if o is not None and o[T_OWN] != seat:
+                        moves.append(("shoot", h, n))
+                        labels.append(f"Shoot {lab[n]} from {lab[h]} ({u.name})")
+            for ab in u.abilities:
+                if ab.trigger != "action" or ab.cost > self.actions_left:
+                    continue
+                if ab.once_per_turn and (u.idx, ab.idx) in self.once_used:
+                    continue
+                for tg in self.ability_targets(seat, h, u.idx, ab):
+                    moves.append(("ability", h, ab.idx, tg))
+                    labels.append(f"{u.name} {lab[h]} {ab.name}" + ("" if tg == h else f" on {lab[tg]}"))
+        return moves, labels
+
+    def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
+        """Hexes a special action may be aimed at (the hero's own hex for `self`)."""
+        m = self.model
+        units = m.units
+        board = self.board
+        if ab.target == "self":
+            cands = [h]
+        else:
+            cands = []
+            for n in m.hexes_within(h, 1, ab.range):
+                o = board[n]
+                if ab.target == "empty-hex":
+                    ok = o is None
+                elif o is None:
+                    ok = False
+                elif ab.target == "own":
+                    ok = o[T_OWN] == seat and (not ab.types or units[o[T_UNIT]].type in ab.types)
+                elif ab.target == "enemy":
+                    ok = o[T_OWN] != seat and (not ab.types or not o[T_REV] or units[o[T_UNIT]].type in ab.types)
+                else:
+                    ok = not ab.types or (o[T_OWN] == seat or o[T_REV]) and units[o[T_UNIT]].type in ab.types
+                if ok:
+                    cands.append(n)
+        out = []
+        for tg in cands:
+            ctx = Ctx(seat, h, unit, tg)
+            if all(HANDLERS[e.kind][1](self, ctx, e) for e in ab.effects):
+                out.append(tg)
+        return out
+
+    # ------------------------------------------------------------------ doing a player's move
+    def _player_move(self, mv: tuple) -> None:
+        kind = mv[0]
+        s = self.current
+        if kind == "recruit":
+            u = mv[1]
+            self.pool.remove(u)
+            self.drafted[s].append(u)
+            self.mana[s] -= self.model.units[u].cost
+            self.usage["drafted"][u][s] += 1
+            if not self.draft_done[1 - s]:
+                self.current = 1 - s
+        elif kind == "stop":
+            self.draft_done[s] = True
+            self.current = 1 - s
+        elif kind == "leave":
+            self.left_out[s].append(mv[1])
+            self.usage["left-out"][mv[1]][s] += 1
+        elif kind == "place":
+            u = self.to_place[s].pop(0)
+            self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
+        elif kind == "move":
+            t = self._activate(mv[1])
+            self.relocate(mv[1], mv[2])
+            t[T_MOVED] = 1
+            self.stats["moves"] += 1
+        elif kind in ("attack", "shoot"):
+            self._activate(mv[1])
+            self.stats["attacks"] += 1
+            self.reveal(mv[1])
+            self.reveal(mv[2])
+            self.pending.insert(0, ("attack", mv[1], mv[2], kind == "shoot", 0))
+        elif kind == "ability":
+            h, ab_idx, tg = mv[1], mv[2], mv[3]
+            t = self._activate(h)
+            ab = self.model.units[t[T_UNIT]].abilities[ab_idx]
+            self.actions_left -= ab.cost - 1
+            self.reveal(h)
+            self.stats["abilities"] += 1
+            self.usage["ability"][t[T_UNIT]][s] += 1
+            if ab.once_per_turn:
+                self.once_used.append((t[T_UNIT], ab_idx))
+            self.pending.insert(0, ("ability", s, h, t[T_UNIT], ab_idx, tg))
+
+    def _activate(self, h: int) -> list[int]:
+        t = self.board[h]
+        assert t is not None
+        t[T_USED] += 1
+        t[T_MOVED] = 1
+        self.actions_left -= 1
+        return t
+
+    # ------------------------------------------------------------------ chance and triggers
+    def _task_ability(self, task: tuple) -> Ability | None:
+        kind = task[0]
+        units = self.model.units
+        if kind == "ability":
+            return units[task[3]].abilities[task[4]]
+        if kind == "attacked":
+            t = self.board[task[2]]
+            return units[t[T_UNIT]].abilities[task[4]] if t is not None else None
+        if kind == "trigger":
+            return units[task[2]].abilities[task[3]]
+        return None
+
+    def _drain(self) -> bool:
+        """Resolve queued work in order; stop (True) when the next item needs a d10 roll."""
+        while self.pending and self.phase != "over":
+            task = self.pending[0]
+            ab = self._task_ability(task)
+            if ab is not None and ab.d10 is not None and self._task_live(task):
+                self._decision, self.moves, self.dkind = Decision(CHANCE, f"Roll d10 for {ab.name}", D10), [], "roll"
+                return True
+            self.pending.pop(0)
+            self._execute(task, -1)
+        return False
+
+    def _task_live(self, task: tuple) -> bool:
+        """A queued ability whose hero has left its hex (or the game) does nothing."""
+        if task[0] == "ability":
+            return self.unit_at(task[2]) == task[3]
+        if task[0] == "trigger":
+            return self.unit_at(task[1]) == task[2]
+        return True
+
+    def _execute(self, task: tuple, roll: int) -> None:
+        kind = task[0]
+        if kind == "attack":
+            self._attack(task[1], task[2], task[3], task[4])
+        elif kind == "attacked":
+            _, a, b, ranged, i = task
+            ab = self._task_ability(task)
+            ctx = Ctx(self.board[b][T_OWN], b, self.unit_at(b), a)  # type: ignore[index]
+            if ab is not None and ab.works_on(roll):
+                self._run_effects(ab, ctx)
+            if not ctx.evaded:
+                self.pending.insert(0, ("attack", a, b, ranged, i + 1))
+        elif kind == "ability":
+            _, seat, h, unit, ab_idx, tg = task
+            ab = self.model.units[unit].abilities[ab_idx]
+            if self._task_live(task) and ab.works_on(roll):
+                self._run_effects(ab, Ctx(seat, h, unit, tg))
+        elif kind == "trigger":
+            _, h, unit, ab_idx = task
+            ab = self.model.units[unit].abilities[ab_idx]
+            if self._task_live(task) and ab.works_on(roll):
+                self._run_effects(ab, Ctx(self.board[h][T_OWN], h, unit, h))  # type: ignore[index]
+
+    def _run_effects(self, ab: Ability, ctx: Ctx) -> None:
+        for e in ab.effects:
+            HANDLERS[e.kind][0](self, ctx, e)
+            if self.phase == "over":
+                return
+
+    def _attack(self, a: int, b: int, ranged: bool, first: int) -> None:
+        """An attack after the defender's `attacked` abilities from index `first` on."""
+        att, dfd = self.board[a], self.board[b]
+        if att is None or dfd is None:
+            return
+        for ab in self.model.units[dfd[T_UNIT]].abilities[first:]:
+            if ab.trigger == "attacked":
+                self.pending.insert(0, ("attacked", a, b, ranged, ab.idx))
+                return
+        sa, sb = self.strength(a), self.strength(b)
+        if ranged:
+            if sa >= sb:
+                loser = dfd[T_UNIT]
+                self.remove(b)
+                self._victory(a, loser)
+            return
+        if sa > sb:
+            loser = dfd[T_UNIT]
+            self.remove(b)
+            if self.can_stand(att[T_UNIT], b):
+                self.relocate(a, b)
+                a = b
+            self._victory(a, loser)
+        elif sa < sb:
+            loser = att[T_UNIT]
+            self.remove(a)
+            self._victory(b, loser)
+        else:
+            self.remove(a)
+            self.remove(b)
+
+    def _victory(self, h: int, loser: int) -> None:
+        t = self.board[h]
+        if t is None or self.phase == "over":
+            return
+        units = self.model.units
+        for ab in units[t[T_UNIT]].abilities:
+            if ab.trigger != "victory" or (ab.types and units[loser].type not in ab.types):
+                continue
+            if ab.once_per_turn:
+                if (t[T_UNIT], ab.idx) in self.once_used:
+                    continue
+                self.once_used.append((t[T_UNIT], ab.idx))
+            self.pending.append(("trigger", h, t[T_UNIT], ab.idx))
+
+    def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
+        units = self.model.units
+        dist = self.model.board.dist[h]
+        for x, t in enumerate(self.board):
+            if t is None:
+                continue
+            for ab in units[t[T_UNIT]].abilities:
+                if ab.trigger != "unit-removed" or dist[x] > ab.range:
+                    continue
+                if ab.types and units[unit].type not in ab.types:
+                    continue
+                if ab.target == "own" and owner != t[T_OWN] or ab.target == "enemy" and owner == t[T_OWN]:
+                    continue
+                self.pending.append(("trigger", x, t[T_UNIT], ab.idx))
+
+    # ------------------------------------------------------------------ hidden information
+    def visible_to(self, seat: int, t: list[int]) -> bool:
+        """Whether `seat` knows which unit token `t` is."""
+        return t[T_OWN] == seat or bool(t[T_REV]) or self.phase == "over"
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything `seat` may see, and nothing else, as JSON-able data."""
+        from engine.fantasy_draft.hidden import observation
+        return observation(self, seat)
+
+    def redact(self, seat: int) -> Any:
+        from engine.fantasy_draft.hidden import redact
+        return redact(self, seat)
+
+    def restore(self, token: Any) -> None:
+        from engine.fantasy_draft.hidden import restore
+        restore(self, token)
+
+    def resample(self, seat: int, rng: random.Random) -> None:
+        from engine.fantasy_draft.hidden import resample
+        resample(self, seat, rng)
