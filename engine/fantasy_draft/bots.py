@@ -54,6 +54,16 @@ class View:
         self.hidden_str = Counter(min(5, m.units[u].strength + st.power[u]) for u in hidden)
         self.flag_hidden = m.flag in hidden
         self.hidden_value = (sum(unit_value(m, u, st.power[u]) for u in hidden) / self.hidden_n) if hidden else 0.0
+        self.enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == self.enemy]
+        self._near: dict[int, int] = {}
+
+    def nearest_enemy(self, h: int) -> int:
+        """Hexes from h to the closest enemy token (cached for this decision)."""
+        d = self._near.get(h)
+        if d is None:
+            row = self.m.board.dist[h]
+            d = self._near[h] = min(row[x] for x in self.enemies)
+        return d
 
     def known(self, h: int) -> int:
         t = self.st.board[h]
@@ -197,13 +207,10 @@ class HeuristicBot:
         return self._ability_score(st, view, mv, urge)
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
-        m = st.model
-        dist = m.board.dist
-        enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == view.enemy]
-        if not enemies:
+        if not view.enemies:
             return 0.0
-        before = min(dist[a][x] for x in enemies)
-        after = min(dist[b][x] for x in enemies)
+        before = view.nearest_enemy(a)
+        after = view.nearest_enemy(b)
         drive = (0.15 + 0.1 * mine + urge) * (before - after)
         threat = view.danger(b, mine, my_val, a) - view.danger(a, mine, my_val, -1)
         return drive - threat * (1 - 0.4 * urge)

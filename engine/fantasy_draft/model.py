@@ -67,6 +67,7 @@ class Board:
     zone: tuple[int, ...]            # seat whose start zone the hex is, or -1
     neighbours: tuple[tuple[int, ...], ...]
     dist: tuple[tuple[int, ...], ...]
+    rings: tuple[tuple[tuple[int, ...], ...], ...]   # per hex: hexes at distance 0, 1, 2 ...
     index: dict[str, int]
 
 
@@ -95,8 +96,11 @@ class Model:
     flag: int                        # the flag's unit index
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int]:
-        row = self.board.dist[h]
-        return [i for i, d in enumerate(row) if lo <= d <= hi]
+        rings = self.board.rings[h]
+        out: list[int] = []
+        for d in range(lo, min(hi, len(rings) - 1) + 1):
+            out += rings[d]
+        return out
 
 
 def _effect(e: dict[str, Any]) -> Effect:
@@ -157,7 +161,8 @@ def build_board(item: dict[str, Any], terrain: list[dict[str, Any]]) -> Board:
     cubes = [_cube(i % cols, i // cols) for i in range(cols * rows)]
     dist = tuple(tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes) for a in cubes)
     neigh = tuple(tuple(j for j, d in enumerate(row) if d == 1) for row in dist)
-    return Board(cols, rows, tuple(labels), tuple(ters), tuple(flyer), tuple(zone), neigh, dist,
+    rings = tuple(tuple(tuple(j for j, d in enumerate(row) if d == k) for k in range(max(row) + 1)) for row in dist)
+    return Board(cols, rows, tuple(labels), tuple(ters), tuple(flyer), tuple(zone), neigh, dist, rings,
                  {lab: i for i, lab in enumerate(labels)})
 
 

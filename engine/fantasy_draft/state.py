@@ -280,6 +280,7 @@ class FDState:
         for s in (0, 1):
             need = self.to_leave_out(s)
             if need > 0:
+                self.current = s
                 left = [u for u in m.basics if not m.units[u].flag
                         and m.units[u].count - self.left_out[s].count(u) > 0]
                 return self._publish(s, "leave-out", f"Leave out a basic unit ({need} to go)",
