@@ -22,14 +22,6 @@ from engine.fantasy_draft.model import Ability, Model
 T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
 D10 = tuple(str(i) for i in range(10))
 
-_SECRET = "secret" in getattr(Decision, "__dataclass_fields__", {})
-
-
-def ask(player: int, prompt: str, options: tuple[str, ...], secret: bool = False) -> Decision:
-    """A Decision, marked secret where the engine core supports it."""
-    if secret and _SECRET:
-        return Decision(player, prompt, options, None, True)  # type: ignore[call-arg]
-    return Decision(player, prompt, options)
 
 
 class FDState:
@@ -244,7 +236,7 @@ class FDState:
                  secret: bool = False) -> bool:
         self.dkind = kind
         self.moves = moves
-        self._decision = ask(player, prompt, tuple(labels), secret)
+        self._decision = Decision(player, prompt, tuple(labels), secret=secret)
         return True
 
     # --- draft ---------------------------------------------------------------------------
