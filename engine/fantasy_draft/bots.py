@@ -165,14 +165,18 @@ class HeuristicBot:
         cols = b.columns
         flag_hex = next((h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == self.seat
                          and t[T_UNIT] == m.flag), -1)
+        traps_left = sum(1 for u in st.to_place[self.seat][1:] if m.units[u].actions == 0)
+        keep = set(b.neighbours[flag_hex]) if flag_hex >= 0 and (traps_left or unit.actions == 0) else set()
         best, pick = -1e9, 0
         for i, mv in enumerate(st.moves):
             h = mv[1]
             col = h % cols
             noise = self.rng.random()
-            if unit.flag:
+            if unit.actions > 0 and h in keep:
+                score = -1e6 + noise  # the hexes around the flag are kept for the traps
+            elif unit.flag:
                 score = depth[h] * 10 - abs(col - cols // 2) * 0.4 + noise * 3
-            elif unit.actions == 0 or (unit.strength >= 4 and unit.actions == 1 and noise < 0.3):
+            elif unit.actions == 0 or (unit.strength >= 4 and unit.actions == 1 and self.rng.random() < 0.3):
                 score = -b.dist[h][flag_hex] * 10 - depth[h] * 0.5 + noise if flag_hex >= 0 else noise
             else:
                 score = -depth[h] * (unit.strength + unit.actions) + noise * 4

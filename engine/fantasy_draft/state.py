@@ -111,7 +111,11 @@ class FDState:
 
     def result(self) -> GameResult:
         units = self.model.units
-        usage = {e: {units[i].id: list(c) for i, c in enumerate(v) if c[0] or c[1]} for e, v in self.usage.items()}
+        usage: dict[str, dict[str, list[int]]] = {}  # component id -> event -> per seat
+        for event, rows in self.usage.items():
+            for i, c in enumerate(rows):
+                if c[0] or c[1]:
+                    usage.setdefault(units[i].id, {})[event] = list(c)
         scores = [sum(1 for t in self.board if t is not None and t[T_OWN] == s) for s in (0, 1)]
         return GameResult(scores=scores, winners=list(self.winners), end_reason=self.end_reason or "unfinished",
                           turns=self.turn, usage=usage, stats={k: float(v) for k, v in self.stats.items()})

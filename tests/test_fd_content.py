@@ -1,0 +1,115 @@
+"""Fantasy Draft content: the rulebook's numbers, the authored heroes, the board, and the errors a
+designer gets for broken files. Everything reads the real files under content/fantasy-draft."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import run_cli
+from engine.fantasy_draft import SPEC
+from engine.fantasy_draft.model import build_board
+from test_fd_support import CONTENT, TEMPLATES, content, load_yaml, model
+
+RULEBOOK_BASIC_UNITS = {  # name: (type, strength, actions, count), as the reference card lists them
+    "Forkman": ("human", 1, 1, 5), "Wolf": ("animal", 2, 3, 3), "Bowman": ("human", 1, 1, 3),
+    "Horseman": ("human", 3, 2, 3), "Trap": ("non-living", 5, 0, 3), "Swordman": ("human", 4, 1, 2),
+    "Flag": ("flag", 0, 0, 1), "Knight": ("human", 5, 1, 1),
+}
+
+
+def test_shipped_content_validates() -> None:
+    proc = run_cli("validate", str(CONTENT))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 errors" in proc.stdout or "ok" in proc.stdout
+
+
+def test_basic_units_have_the_reference_card_values() -> None:
+    got = {b["name"]: (b["type"], b["strength"], b["actions"], b["quantity"]) for b in content()["basic-unit"]}
+    assert got == RULEBOOK_BASIC_UNITS
+    assert sum(v[3] for v in got.values()) == 21
+
+
+def test_only_the_bowman_among_basic_units_shoots_and_traps_and_flag_never_attack() -> None:
+    attack = {b["name"]: b["attack"] for b in content()["basic-unit"]}
+    assert attack["Bowman"] == "ranged"
+    assert attack["Trap"] == attack["Flag"] == "none"
+    assert {a for n, a in attack.items() if n not in ("Bowman", "Trap", "Flag")} == {"melee"}
+
+
+def test_eighteen_heroes_within_the_printed_ranges() -> None:
+    heroes = content()["hero"]
+    assert len(heroes) == 18 and len({h["name"] for h in heroes}) == 18
+    for h in heroes:
+        assert 1 <= h["cost"] <= 5 and 1 <= h["actions"] <= 3 and 1 <= h["strength"] <= 5, h["id"]
+        assert 1 <= len(h["abilities"]) <= 3, h["id"]
+        assert h["attack"] in ("melee", "ranged")
+
+
+def test_the_heroes_the_rulebook_names_keep_its_values() -> None:
+    heroes = {h["id"]: h for h in content()["hero"]}
+    poison = heroes["rat"]["abilities"][0]
+    assert poison["d10"] == {"min": 7, "max": 9} and poison["effects"] == [{"kind": "destroy"}]
+    blessing = heroes["paladin"]["abilities"][0]
+    assert blessing["range"] == 1 and blessing["target"] == "own" and blessing["effects"] == [{"kind": "boost", "amount": 1}]
+    assert heroes["barbarian"]["strength"] == 3
+    for grower in ("druid", "necromancer", "meat-eater"):
+        kinds = {e["kind"] for a in heroes[grower]["abilities"] for e in a["effects"]}
+        assert "power" in kinds, grower
+
+
+def test_the_draft_cannot_buy_every_hero() -> None:
+    total = sum(h["cost"] for h in content()["hero"])
+    mana = content()["rules"][0]["mana"]
+    assert total > 2 * mana, "with 20 mana each, some heroes must stay in the pool"
+
+
+def test_each_start_zone_holds_a_whole_army_and_water_is_for_flyers_only() -> None:
+    b = model().board
+    army = content()["rules"][0]["army-size"]
+    assert sum(1 for z in b.zone if z == 0) >= army and sum(1 for z in b.zone if z == 1) >= army
+    assert all(b.flyers_only[h] == (b.terrain[h] == "water") for h in range(len(b.labels)))
+    assert all(b.terrain[h] == "grass" for h in range(len(b.labels)) if b.zone[h] >= 0)
+
+
+def test_the_board_is_the_same_seen_from_either_side() -> None:
+    rows = content()["board"][0]["map"]
+    swap = str.maketrans("12", "21")
+    assert [r.translate(swap) for r in reversed(rows)] == rows
+
+
+def test_the_component_counts_match_the_rulebook() -> None:
+    manifest = load_yaml(CONTENT / "game.yaml")["components"]
+    assert {k: manifest[k]["expected"] for k in ("hero", "reference-card", "unit-token", "power-token", "die")} == {
+        "hero": 18, "reference-card": 2, "unit-token": 52, "power-token": 10, "die": 2}
+    dice = content()["die"]
+    assert dice[0]["faces"] == list(range(10))
+
+
+def test_every_effect_kind_has_a_handler_and_a_text_template() -> None:
+    used = {e["kind"] for h in content()["hero"] for a in h["abilities"] for e in a["effects"]}
+    templates = load_yaml(TEMPLATES)
+    assert used <= SPEC.effect_kinds
+    assert set(SPEC.effect_kinds) <= set(templates)
+
+
+def test_broken_content_is_reported_with_file_line_and_column(tmp_path) -> None:
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    heroes = (game / "heroes.yaml").read_text().replace("effects: [{kind: boost, amount: 1}]", "effects: [{kind: boost, amont: 1}]", 1)
+    (game / "heroes.yaml").write_text(heroes.replace("cost: 5", "cost: 7", 1))
+    (game / "board.yaml").write_text((game / "board.yaml").read_text().replace('"..~.....~.."', '"..~..x..~.."', 1))
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert "heroes.yaml:23:" in out and "unknown key 'amont'" in out and "did you mean" in out
+    assert "heroes.yaml:103:11" in out and "greater than the maximum of 5" in out
+    assert "board.yaml:19:" in out
+
+
+def test_a_map_row_of_the_wrong_length_is_refused_by_the_model() -> None:
+    board = dict(content()["board"][0])
+    board["map"] = list(board["map"])
+    board["map"][4] = board["map"][4][:-1]
+    with pytest.raises(ValueError, match="row 5 has 10 hexes, columns says 11"):
+        build_board(board, content()["terrain"])

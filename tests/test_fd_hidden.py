@@ -1,0 +1,173 @@
+"""Fantasy Draft hidden information: face-down tokens, secret deployment, what bots may see,
+cheap clones. Positions come from real games on the shipped content."""
+from __future__ import annotations
+
+import random
+
+from engine.core import derive_seed, play_game, replay
+from engine.core.driver import bot_choice, make_bots
+from engine.fantasy_draft import SPEC
+from engine.fantasy_draft.hidden import HIDDEN
+from engine.fantasy_draft.state import FDState, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
+from test_fd_support import choose, model, situation
+
+BOTS = ("heuristic", "random", "search:12")
+
+
+def _swap_pair(st: FDState, enemy: int) -> tuple[int, int] | None:
+    """Two face-down tokens of `enemy` holding different units that could trade places unseen."""
+    units = model().units
+    hidden = [h for h, t in enumerate(st.board) if t and t[T_OWN] == enemy and not t[T_REV]]
+    for i, a in enumerate(hidden):
+        for b in hidden[i + 1:]:
+            ta, tb = st.board[a], st.board[b]
+            if ta[T_UNIT] == tb[T_UNIT]:
+                continue
+            need = max(ta[T_MOVED], tb[T_MOVED], ta[T_USED], tb[T_USED])
+            if min(units[ta[T_UNIT]].actions, units[tb[T_UNIT]].actions) >= need:
+                return a, b
+    return None
+
+
+def _twin_positions(phase: str):
+    """(a, b): the same real game at seat 0's (play) or seat 1's (deploy) decision, differing only
+    in the unit under two face-down tokens (play) or where two secretly placed tokens stand (deploy)."""
+    m = model()
+    for i in range(20):
+        rec = play_game(SPEC, m, 2, derive_seed(5, i), ["heuristic"])
+        for at in range(60, len(rec.actions), 7):
+            a = replay(SPEC, m, 2, rec.actions[:at])
+            d = a.decision()
+            if phase == "deploy" and not (a.phase == "deploy" and d.player == 1 and len(a.to_place[1]) > 3):
+                continue
+            if phase == "play" and not (a.phase == "play" and d is not None and d.player == 0 and a.dkind == "play"):
+                continue
+            pair = _swap_pair(a, 1 if phase == "play" else 0)
+            if pair is None:
+                continue
+            b = a.clone()
+            x, y = pair
+            if phase == "play":
+                b.board[x][T_UNIT], b.board[y][T_UNIT] = b.board[y][T_UNIT], b.board[x][T_UNIT]
+            else:
+                b.board[x], b.board[y] = b.board[y], b.board[x]
+            return a, b
+        if phase == "deploy":
+            break
+    raise AssertionError("no suitable position found")
+
+
+def test_a_seat_sees_that_a_hex_holds_an_enemy_token_but_not_which_unit() -> None:
+    a, b = _twin_positions("play")
+    seen = a.observation(0)["board"]
+    enemy = [lab for lab, e in seen.items() if e["seat"] == 1]
+    assert enemy and any(seen[lab]["unit"] == HIDDEN for lab in enemy)
+    assert a.observation(0) == b.observation(0)
+    assert a.observation(1) != b.observation(1), "the owner sees its own units"
+
+
+def test_no_peeking_every_bot_chooses_the_same_when_only_face_down_units_differ() -> None:
+    a, b = _twin_positions("play")
+    assert a.decision() == b.decision()
+    for name in BOTS:
+        picks = []
+        for state in (a, b):
+            before = [t[:] if t else None for t in state.board], list(state.actions)
+            bot = make_bots(SPEC, 2, 77, [name, "random"])[0]
+            picks.append(bot_choice(state, bot, state.decision(), hidden=True))
+            assert ([t[:] if t else None for t in state.board], list(state.actions)) == before, "restore undoes redact"
+        assert picks[0] == picks[1], name
+
+
+def test_no_peeking_during_deployment_the_other_placement_is_invisible() -> None:
+    a, b = _twin_positions("deploy")
+    assert a.observation(1) == b.observation(1)
+    assert all(e["seat"] == 1 for e in a.observation(1)["board"].values())
+    for name in BOTS:
+        picks = [bot_choice(s, make_bots(SPEC, 2, 3, ["random", name])[1], s.decision(), hidden=True) for s in (a, b)]
+        assert picks[0] == picks[1], name
+
+
+def test_a_redacted_state_is_the_same_whatever_the_hidden_units() -> None:
+    a, b = _twin_positions("play")
+    ta, tb = a.redact(0), b.redact(0)
+    try:
+        assert a.board == b.board and a.actions == b.actions
+        assert a.clone().board == b.clone().board, "a clone of a redacted state stays redacted"
+    finally:
+        a.restore(ta)
+        b.restore(tb)
+    assert a.board != b.board
+
+
+def test_the_secret_placements_leave_the_log_a_bot_reads() -> None:
+    a, _ = _twin_positions("play")
+    before = list(a.actions)
+    token = a.redact(0)
+    hidden_steps = [i for i, (x, y) in enumerate(zip(before, a.actions)) if x != y]
+    a.restore(token)
+    assert a.actions == before
+    secret = sorted(t[T_STEP] for t in a.board if t and t[T_OWN] == 1 and not t[T_REV])
+    assert set(hidden_steps) <= set(secret), "only the other seat's face-down placements are hidden"
+    assert len(secret) - len(hidden_steps) <= len(secret) // 2, "placements that were option 0 look unchanged"
+
+
+def test_resample_keeps_positions_and_what_the_seat_saw() -> None:
+    a, _ = _twin_positions("play")
+    m = model()
+    rng = random.Random(4)
+    for _ in range(20):
+        twin = a.clone()
+        twin.resample(0, rng)
+        assert twin.observation(0) == a.observation(0)
+        assert twin.check_invariants() == []
+        for h, t in enumerate(twin.board):
+            if t and t[T_OWN] == 1 and t[T_MOVED]:
+                assert m.units[t[T_UNIT]].actions > 0, "a token seen moving is no trap and no flag"
+
+
+def test_resample_during_deployment_places_the_unseen_army_on_its_own_grass() -> None:
+    a, _ = _twin_positions("deploy")
+    token = a.redact(1)
+    twin = a.clone()
+    a.restore(token)
+    twin.resample(1, random.Random(2))
+    zone = model().board.zone
+    placed = [h for h, t in enumerate(twin.board) if t and t[T_OWN] == 0]
+    assert len(placed) == len(twin.army[0]) and all(zone[h] == 0 for h in placed)
+
+
+def test_clone_copies_data_and_never_replays_the_log(monkeypatch) -> None:
+    rec = play_game(SPEC, model(), 2, 17, ["heuristic"])
+    st = replay(SPEC, model(), 2, rec.actions[: len(rec.actions) - 30])
+    monkeypatch.setattr(FDState, "apply", lambda self, a: (_ for _ in ()).throw(AssertionError("replayed")))
+    twin = st.clone()
+    monkeypatch.undo()
+    assert twin.fingerprint() == st.fingerprint()
+    for action in rec.actions[len(st.actions):]:
+        twin.apply(action)
+    assert twin.result() == rec.result and st.result().end_reason == "unfinished"
+
+
+def test_invariants_catch_a_created_token_and_power_above_the_cap() -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    assert st.check_invariants() == []
+    st.board[model().board.index["e3"]] = [0, model().by_id["knight"], 0, 0, 0, 0, 0, 0, -1]
+    st.power[model().by_id["golem"]] = 3
+    problems = " ".join(st.check_invariants())
+    assert "do not add up to the army" in problems and "above 5" in problems
+
+
+def test_invariants_catch_a_face_down_identity_in_the_other_seats_view(monkeypatch) -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    monkeypatch.setattr(FDState, "visible_to", lambda self, seat, t: True)
+    assert any("sees the face-down token" in p for p in st.check_invariants())
+
+
+def test_the_deployment_choice_is_secret_and_the_draft_is_open() -> None:
+    st = situation({"phase": "draft", "mana": [1, 0], "pool": ["rat"]})
+    assert not st.decision().secret
+    choose(st, "Recruit Rat")
+    assert st.phase == "deploy" and st.decision().secret

@@ -1,0 +1,105 @@
+"""Whole Fantasy Draft games: every bot finishes without errors or broken invariants, the
+heuristic drafts, deploys and fights sensibly, games are deterministic, golden logs replay, and
+the smoke command reports on the game."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from conftest import run_cli
+from engine.core import derive_seed, play_game, replay
+from engine.fantasy_draft import SPEC
+from engine.fantasy_draft.bots import evaluate
+from engine.fantasy_draft.state import T_OWN, T_UNIT
+from test_fd_support import GOLDEN, model
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_finish_checked_games_with_every_invariant_held(bot: str) -> None:
+    failures = []
+    for i in range(12):
+        rec = play_game(SPEC, model(), 2, derive_seed(3, i), [bot], check=True)
+        if rec.error or rec.result is None:
+            failures.append((rec.seed, rec.error))
+    assert failures == []
+
+
+def test_heuristic_games_end_before_the_turn_cap() -> None:
+    ends = Counter(play_game(SPEC, model(), 2, derive_seed(8, i), ["heuristic"]).result.end_reason for i in range(30))
+    assert ends["stalemate"] <= 1, ends
+    assert ends["flag-captured"] >= 15, ends
+
+
+def test_heuristic_beats_random() -> None:
+    wins = 0
+    for i in range(10):
+        line = ["heuristic", "random"] if i % 2 == 0 else ["random", "heuristic"]
+        rec = play_game(SPEC, model(), 2, derive_seed(21, i), line)
+        wins += (line.index("heuristic") in rec.result.winners)
+    assert wins >= 8
+
+
+def test_heuristic_drafts_varied_armies_within_its_mana() -> None:
+    firsts, sizes = Counter(), []
+    for i in range(20):
+        rec = play_game(SPEC, model(), 2, derive_seed(13, i), ["heuristic"])
+        st = replay(SPEC, model(), 2, rec.actions)
+        firsts[st.drafted[0][0]] += 1
+        sizes += [len(d) for d in st.drafted]
+        assert all(sum(model().units[u].cost for u in d) <= 20 for d in st.drafted)
+    assert len(firsts) >= 3, "no hero is always the first pick"
+    assert min(sizes) >= 4
+
+
+def test_heuristic_deploys_its_flag_at_the_back_with_traps_beside_it() -> None:
+    m = model()
+    rec = play_game(SPEC, m, 2, derive_seed(2, 0), ["heuristic"])
+    st = SPEC.new_state(m, 2, {})
+    for action in rec.actions:
+        if st.phase == "play":
+            break
+        st.apply(action)
+    b = m.board
+    for seat, back_row in ((0, 0), (1, b.rows - 1)):
+        flag = next(h for h, t in enumerate(st.board) if t and t[T_OWN] == seat and t[T_UNIT] == m.flag)
+        assert flag // b.columns == back_row
+        traps = [h for h, t in enumerate(st.board) if t and t[T_OWN] == seat and m.units[t[T_UNIT]].actions == 0 and h != flag]
+        assert sum(1 for h in traps if b.dist[flag][h] == 1) >= 2
+
+
+def test_same_seed_gives_the_same_game() -> None:
+    a = play_game(SPEC, model(), 2, 4242, ["heuristic", "random"])
+    b = play_game(SPEC, model(), 2, 4242, ["heuristic", "random"])
+    assert a.actions == b.actions and a.result == b.result
+
+
+def test_evaluate_gives_each_seat_a_share_in_0_to_1() -> None:
+    rec = play_game(SPEC, model(), 2, 31, ["heuristic"])
+    for at in (80, 150, 250):
+        v = evaluate(replay(SPEC, model(), 2, rec.actions[:at]))
+        assert len(v) == 2 and all(0 <= x <= 1 for x in v) and abs(sum(v) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("fd-*.json")), ids=lambda p: p.stem)
+def test_golden_log_replays_identically(path) -> None:
+    gold = json.loads(path.read_text())
+    st = replay(SPEC, model(), gold["players"], gold["actions"])
+    res = st.result()
+    ids = [u.id for u in model().units]
+    assert st.is_over()
+    assert (res.scores, res.winners, res.end_reason, res.turns) == (gold["scores"], gold["winners"], gold["end_reason"], gold["turns"])
+    assert [[ids[u] for u in d] for d in st.drafted] == gold["drafted"]
+    assert [[ids[u] for u in d] for d in st.removed] == gold["removed"]
+
+
+def test_smoke_reports_draft_pick_rates_seats_and_endings(tmp_path) -> None:
+    proc = run_cli("smoke", "fantasy-draft", "--games", "16", "--workers", "1", "-o", str(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["games_finished"] == 16 and report["errors"] == []
+    assert set(report["end_reasons"]) <= {"flag-captured", "no-units", "no-actions", "stalemate"}
+    assert report["win_rate_by_seat"]["2"][0]["games"] == 16
+    drafted = {cid: c for cid, c in report["components"].items() if c["events"].get("drafted")}
+    assert len(drafted) >= 10 and all("win_rate_when_used" in c for c in drafted.values())

@@ -1,0 +1,171 @@
+"""Fantasy Draft rules, one test per rule of the rulebook (or per reading of an unclear one, see
+docs/games/fantasy-draft.md). The scenario files under scenarios/fantasy-draft run here too."""
+from __future__ import annotations
+
+import pytest
+
+from engine.core import CHANCE
+from engine.core.scenario import run_scenario
+from engine.fantasy_draft import SPEC
+from test_fd_support import SCENARIOS, choose, content, hx, load_yaml, model, options, situation, unit
+
+BASE = {"a1": {"unit": "flag", "seat": 0}, "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}
+
+
+def play(board: dict, **setup) -> object:
+    return situation({"board": {**BASE, **board}, **setup})
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_scenario(path) -> None:
+    assert run_scenario(load_yaml(path), content(), SPEC, model()) == []
+
+
+def test_each_player_drafts_with_20_mana_and_players_alternate() -> None:
+    st = SPEC.new_state(model(), 2, {})
+    assert st.mana == [20, 20] and st.decision().player == 0
+    choose(st, "Recruit Dragon")
+    assert st.mana == [15, 20] and st.decision().player == 1
+    choose(st, "Recruit Giant")
+    assert st.decision().player == 0
+
+
+def test_a_hero_costs_more_than_the_mana_left_is_not_offered() -> None:
+    st = situation({"phase": "draft", "mana": [2, 20]})
+    assert all("(5 mana)" not in o and "(3 mana)" not in o for o in options(st))
+    assert "Recruit Rat (1 mana)" in options(st) and "Stop drafting" in options(st)
+
+
+def test_an_army_is_filled_with_basic_units_to_26_tokens() -> None:
+    st = situation({"phase": "draft", "mana": [20, 20], "pool": ["dragon", "giant", "ghost", "rat", "thief", "golem"],
+                    "drafted": [["paladin", "warlord"], ["ranger", "druid"]]})
+    for label in ("Recruit Dragon", "Recruit Giant", "Recruit Ghost", "Recruit Rat", "Recruit Thief", "Recruit Golem"):
+        choose(st, label)
+    while st.phase == "prepare":
+        choose(st, "Leave out a Forkman")
+    assert [len(a) for a in st.army] == [26, 26]
+    assert st.army[0].count(unit("flag")) == 1
+
+
+def test_an_army_with_fewer_than_five_heroes_stays_short_of_26_tokens() -> None:
+    st = situation({"phase": "draft", "mana": [20, 20], "pool": ["rat"]})
+    choose(st, "Recruit Rat")
+    assert st.phase == "deploy"
+    assert [len(a) for a in st.army] == [22, 21], "basic units never exceed the reference card's counts"
+
+
+def test_tokens_are_deployed_only_on_the_players_own_grass() -> None:
+    st = situation({"phase": "deploy", "armies": [["flag", "knight"], ["flag", "rat"]]})
+    b = model().board
+    d = st.decision()
+    assert d.secret
+    assert {b.zone[mv[1]] for mv in st.moves} == {0} and len(st.moves) == sum(1 for z in b.zone if z == 0)
+
+
+def test_a_turn_has_three_actions() -> None:
+    st = play({"b1": {"unit": "wolf", "seat": 0}, "c1": {"unit": "wolf", "seat": 0}})
+    for label in ("Move b1 to b2", "Move c1 to c2", "Move b2 to b3"):
+        assert st.current == 0
+        choose(st, label)
+    assert st.current == 1 and st.actions_left == 3
+
+
+def test_a_unit_is_activated_at_most_its_actions_value() -> None:
+    st = play({"b1": {"unit": "horseman", "seat": 0}, "f1": {"unit": "forkman", "seat": 0}})
+    choose(st, "Move b1 to b2")
+    choose(st, "Move b2 to b3")
+    assert not any(o.startswith("Move b3") for o in options(st)), "a Horseman acts twice a turn"
+    assert any(o.startswith("Move f1") for o in options(st))
+
+
+def test_a_move_is_one_hex_into_an_empty_hex() -> None:
+    st = play({"d3": {"unit": "knight", "seat": 0}, "d2": {"unit": "forkman", "seat": 0}})
+    moves = [o for o in options(st) if o.startswith("Move d3")]
+    b = model().board
+    assert all(b.dist[hx("d3")][hx(o.split()[3])] == 1 for o in moves)
+    assert not any(" to d2 " in o for o in moves), "d2 is taken"
+
+
+def test_a_winning_attacker_moves_into_the_hex_and_a_losing_one_is_removed() -> None:
+    st = play({"d4": {"unit": "knight", "seat": 0}, "d5": {"unit": "horseman", "seat": 1}})
+    choose(st, "Attack d5 from d4")
+    assert st.unit_at(hx("d5")) == unit("knight") and st.unit_at(hx("d4")) == -1
+
+
+def test_an_archer_never_moves_after_its_attack() -> None:
+    st = play({"d3": {"unit": "bowman", "seat": 0}, "d5": {"unit": "forkman", "seat": 1}})
+    choose(st, "Shoot d5 from d3")
+    assert st.unit_at(hx("d3")) == unit("bowman") and st.unit_at(hx("d5")) == -1
+
+
+@pytest.mark.parametrize("roll", range(10))
+def test_a_d10_ability_works_only_inside_its_printed_range(roll: int) -> None:
+    st = play({"d4": {"unit": "rat", "seat": 0}, "d5": {"unit": "knight", "seat": 1}})
+    choose(st, "Rat d4 Poison on d5")
+    assert st.decision().player == CHANCE and st.decision().options == tuple(str(i) for i in range(10))
+    st.apply(roll)
+    assert (st.unit_at(hx("d5")) == -1) == (7 <= roll <= 9)
+
+
+def test_power_tokens_never_raise_strength_above_5() -> None:
+    st = play({"d3": {"unit": "golem", "seat": 0}, "b1": {"unit": "wolf", "seat": 0}})
+    for _ in range(6):  # Harden on every one of our turns; the other side just moves its wolf
+        if st.current == 0 and any(o.startswith("Golem d3 Harden") for o in options(st)):
+            choose(st, "Golem d3 Harden")
+            st.apply(9)
+        while st.current == 0:
+            st.apply(next(i for i, mv in enumerate(st.moves) if mv[0] == "move"))
+        while st.current == 1:
+            st.apply(next(i for i, mv in enumerate(st.moves) if mv[0] == "move"))
+    assert st.strength(hx("d3")) == 5 and st.power[unit("golem")] == 2
+    assert st.check_invariants() == []
+
+
+def test_a_power_token_returns_to_the_supply_when_its_hero_is_removed() -> None:
+    st = play({"d4": {"unit": "knight", "seat": 0}, "d5": {"unit": "druid", "seat": 1, "power": 2}})
+    assert st.supply == 8
+    choose(st, "Attack d5 from d4")
+    assert st.supply == 10 and st.check_invariants() == []
+
+
+def test_a_boost_ends_with_the_turn() -> None:
+    st = play({"d3": {"unit": "paladin", "seat": 0}, "d4": {"unit": "forkman", "seat": 0}, "b1": {"unit": "wolf", "seat": 0}})
+    choose(st, "Paladin d3 Blessing on d4")
+    assert st.strength(hx("d4")) == 2
+    choose(st, "Move b1 to b2")
+    choose(st, "Move b2 to b3")
+    assert st.current == 1 and st.strength(hx("d4")) == 1
+
+
+def test_a_non_flyer_that_beats_a_flyer_on_water_stays_on_land() -> None:
+    st = play({"d4": {"unit": "knight", "seat": 0}, "c4": {"unit": "ghost", "seat": 1}})
+    choose(st, "Attack c4 from d4")
+    st.apply(9)  # Fade misses
+    assert st.unit_at(hx("d4")) == unit("knight") and st.unit_at(hx("c4")) == -1
+
+
+def test_the_game_ends_at_once_when_the_flag_falls_even_with_actions_left() -> None:
+    st = play({"d4": {"unit": "horseman", "seat": 0}, "d5": {"unit": "flag", "seat": 1}})
+    st.board[hx("k9")] = None  # only one flag for player 2
+    st.army[1].remove(unit("flag"))
+    choose(st, "Attack d5 from d4")
+    assert st.is_over() and st.result().winners == [0] and st.result().end_reason == "flag-captured"
+    assert st.actions_left == 2
+
+
+def test_if_both_armies_run_out_together_nobody_wins() -> None:
+    st = play({"d4": {"unit": "horseman", "seat": 0}, "d5": {"unit": "barbarian", "seat": 1}})
+    st.board[hx("k8")] = None
+    st.army[1].remove(unit("wolf"))
+    choose(st, "Attack d5 from d4")
+    assert st.is_over() and st.result().winners == [] and st.result().end_reason == "no-units"
+
+
+def test_a_secret_placement_is_revealed_in_the_log_when_its_token_is_revealed() -> None:
+    st = situation({"phase": "deploy", "armies": [["flag", "griffin-rider"], ["flag", "wolf"]]})
+    for label in ("Place Flag on a1", "Place Griffin Rider on d3", "Place Flag on k9", "Place Wolf on d7"):
+        choose(st, label)
+    assert st.phase == "play" and st.reveals == [], "placements stay secret when play begins"
+    choose(st, "Move d3 to d4")
+    choose(st, "Griffin Rider d4 Scout on d7")
+    assert st.reveals == [(5, (1,)), (5, (3,))], "step 5 showed the Griffin Rider (placed by action 1) and the wolf (action 3)"
