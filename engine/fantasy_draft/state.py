@@ -528,6 +528,7 @@ class FDState:
             ab = self._task_ability(task)
             ctx = Ctx(self.board[b][T_OWN], b, self.unit_at(b), a)  # type: ignore[index]
             if ab is not None and ab.works_on(roll):
+                self.usage["ability"][ctx.unit][ctx.seat] += 1
                 self._run_effects(ab, ctx)
             if not ctx.evaded:
                 self.pending.insert(0, ("attack", a, b, ranged, i + 1))
@@ -540,6 +541,7 @@ class FDState:
             _, h, unit, ab_idx = task
             ab = self.model.units[unit].abilities[ab_idx]
             if self._task_live(task) and ab.works_on(roll):
+                self.usage["ability"][unit][self.board[h][T_OWN]] += 1  # type: ignore[index]
                 self._run_effects(ab, Ctx(self.board[h][T_OWN], h, unit, h))  # type: ignore[index]
 
     def _run_effects(self, ab: Ability, ctx: Ctx) -> None:
