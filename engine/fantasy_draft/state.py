@@ -223,18 +223,10 @@ class FDState:
                 if self._drain():
                     return
                 continue
-            if self.phase == "draft":
-                if self._draft_step():
-                    return
-            elif self.phase == "prepare":
-                if self._prepare_step():
-                    return
-            elif self.phase == "deploy":
-                if self._deploy_step():
-                    return
-            elif self.phase == "play":
-                if self._play_step():
-                    return
+            step = {"draft": self._draft_step, "prepare": self._prepare_step,
+                    "deploy": self._deploy_step, "play": self._play_step}[self.phase]
+            if step():
+                return
 
     def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: list[str],
                  secret: bool = False) -> bool:
