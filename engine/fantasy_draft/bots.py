@@ -24,12 +24,22 @@ _EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "rev
 """Rough worth of each effect kind, for drafting and for choosing special actions."""
 
 
+_VALUES: dict[int, tuple[Model, list[float]]] = {}
+
+
 def unit_value(model: Model, unit: int, power: int = 0) -> float:
     """What keeping a unit is worth: its strength, its reach, and for heroes its abilities."""
+    cached = _VALUES.get(id(model))
+    if cached is None or cached[0] is not model:
+        cached = _VALUES[id(model)] = (model, [_value(model, u) for u in range(len(model.units))])
+    return cached[1][unit] + (0 if model.units[unit].flag else power)
+
+
+def _value(model: Model, unit: int) -> float:
     u = model.units[unit]
     if u.flag:
         return FLAG_VALUE
-    v = 1.0 + u.strength + power + 0.35 * u.actions + (0.6 if u.flying else 0) + (0.8 if u.attack == "ranged" else 0)
+    v = 1.0 + u.strength + 0.35 * u.actions + (0.6 if u.flying else 0) + (0.8 if u.attack == "ranged" else 0)
     return v + sum(_ability_worth(a) for a in u.abilities)
 
 
@@ -55,15 +65,23 @@ class View:
         self.flag_hidden = m.flag in hidden
         self.hidden_value = (sum(unit_value(m, u, st.power[u]) for u in hidden) / self.hidden_n) if hidden else 0.0
         self.enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == self.enemy]
-        self._near: dict[int, int] = {}
+        self._near: list[int] | None = None
 
     def nearest_enemy(self, h: int) -> int:
-        """Hexes from h to the closest enemy token (cached for this decision)."""
-        d = self._near.get(h)
-        if d is None:
-            row = self.m.board.dist[h]
-            d = self._near[h] = min(row[x] for x in self.enemies)
-        return d
+        """Hexes from h to the closest enemy token: one breadth-first sweep per decision."""
+        if self._near is None:
+            neighbours = self.m.board.neighbours
+            near = [-1] * len(neighbours)
+            frontier = list(self.enemies)
+            for x in frontier:
+                near[x] = 0
+            for x in frontier:  # grows while it is read: a queue without a deque
+                for n in neighbours[x]:
+                    if near[n] < 0:
+                        near[n] = near[x] + 1
+                        frontier.append(n)
+            self._near = near
+        return self._near[h]
 
     def known(self, h: int) -> int:
         t = self.st.board[h]
