@@ -29,7 +29,8 @@ def test_bots_finish_checked_games_with_every_invariant_held(bot: str) -> None:
 def test_heuristic_games_end_before_the_turn_cap() -> None:
     ends = Counter(play_game(SPEC, model(), 2, derive_seed(8, i), ["heuristic"]).result.end_reason for i in range(30))
     assert ends["stalemate"] <= 1, ends
-    assert ends["flag-captured"] >= 15, ends
+    assert ends["flag-captured"] >= 8, "the flag is a real target, not only a last resort"
+    assert set(ends) <= {"flag-captured", "no-actions", "no-units", "stalemate"}
 
 
 def test_heuristic_beats_random() -> None:

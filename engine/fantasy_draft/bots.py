@@ -65,14 +65,19 @@ class View:
         self.flag_hidden = m.flag in hidden
         self.hidden_value = (sum(unit_value(m, u, st.power[u]) for u in hidden) / self.hidden_n) if hidden else 0.0
         self.enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == self.enemy]
+        # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
+        # revealed trap is only in the way
+        self.targets = [x for x in self.enemies if not st.board[x][T_REV] or m.units[st.board[x][T_UNIT]].actions > 0]
+        if not self.targets:
+            self.targets = self.enemies
         self._near: list[int] | None = None
 
     def nearest_enemy(self, h: int) -> int:
-        """Hexes from h to the closest enemy token: one breadth-first sweep per decision."""
+        """Hexes from h to the closest enemy worth reaching: one breadth-first sweep per decision."""
         if self._near is None:
             neighbours = self.m.board.neighbours
             near = [-1] * len(neighbours)
-            frontier = list(self.enemies)
+            frontier = list(self.targets)
             for x in frontier:
                 near[x] = 0
             for x in frontier:  # grows while it is read: a queue without a deque
@@ -205,7 +210,7 @@ class HeuristicBot:
     # ------------------------------------------------------------------ play
     def _play(self, st: FDState) -> int:
         view = View(st, self.seat)
-        urge = min(1.5, st.turn / 60)
+        urge = min(1.5, st.turn / 50)
         best, pick = -1e9, 0
         for i, mv in enumerate(st.moves):
             score = self._score(st, view, mv, urge) + self.rng.random() * 0.05
@@ -233,9 +238,9 @@ class HeuristicBot:
             return 0.0
         before = view.nearest_enemy(a)
         after = view.nearest_enemy(b)
-        drive = (0.15 + 0.1 * mine + urge) * (before - after)
+        drive = (0.15 + 0.1 * mine + 2 * urge) * (before - after)
         threat = view.danger(b, mine, my_val, a) - view.danger(a, mine, my_val, -1)
-        return drive - threat * (1 - 0.4 * urge)
+        return drive - threat * (1 - 0.5 * urge)
 
     def _ability_score(self, st: FDState, view: View, mv: tuple, urge: float) -> float:
         m = st.model
