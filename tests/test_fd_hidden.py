@@ -154,7 +154,7 @@ def test_invariants_catch_a_created_token_and_power_above_the_cap() -> None:
                               "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     assert st.check_invariants() == []
     st.board[model().board.index["e3"]] = [0, model().by_id["knight"], 0, 0, 0, 0, 0, 0, -1]
-    st.power[model().by_id["golem"]] = 3
+    st.power[model().by_id["golem"]] = 4
     problems = " ".join(st.check_invariants())
     assert "do not add up to the army" in problems and "above 5" in problems
 

@@ -109,7 +109,7 @@ def test_a_d10_ability_works_only_inside_its_printed_range(roll: int) -> None:
 
 def test_power_tokens_never_raise_strength_above_5() -> None:
     st = play({"d3": {"unit": "golem", "seat": 0}, "b1": {"unit": "wolf", "seat": 0}})
-    for _ in range(6):  # Harden on every one of our turns; the other side just moves its wolf
+    for _ in range(10):  # Harden on every one of our turns; the other side just moves its wolf
         if st.current == 0 and any(o.startswith("Golem d3 Harden") for o in options(st)):
             choose(st, "Golem d3 Harden")
             st.apply(9)
@@ -117,7 +117,7 @@ def test_power_tokens_never_raise_strength_above_5() -> None:
             st.apply(next(i for i, mv in enumerate(st.moves) if mv[0] == "move"))
         while st.current == 1:
             st.apply(next(i for i, mv in enumerate(st.moves) if mv[0] == "move"))
-    assert st.strength(hx("d3")) == 5 and st.power[unit("golem")] == 2
+    assert st.strength(hx("d3")) == 5 and st.power[unit("golem")] == 3
     assert st.check_invariants() == []
 
 
