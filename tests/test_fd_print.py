@@ -20,8 +20,21 @@ def test_pnp_prints_hero_cards_reference_cards_tokens_slot_ins_and_power_tokens(
     assert "[d10] 7-9" in text, "the Rat's poison shows the d10 icon and its range"
     assert "Basic units · Player 1" in text and "Basic units · Player 2" in text
     footers = [line for p in pages for line in p.splitlines() if "page" in line and "Fantasy Draft" in line]
-    kinds = {f.split("·")[1].strip() for f in footers}
-    assert {"hero", "reference-card", "unit-token", "slot-in", "power-token"} <= kinds
+    kinds = {f.split("·")[1].strip().split(",")[0] for f in footers}
+    assert {"hero", "reference-card", "unit-token", "slot-in", "power-token", "Battlefield"} <= kinds
+
+
+def test_the_hex_board_is_tiled_over_letter_paper_with_every_hex_labelled(tmp_path) -> None:
+    out = tmp_path / "board.pdf"
+    proc = run_cli("pnp", "fantasy-draft", "-o", str(out), "--paper", "letter", "--only", "board", "--backs", "none")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pages = [p.extract_text() for p in PdfReader(out).pages]
+    assert len(pages) >= 2 and all("Battlefield, sheet" in p for p in pages), "the board needs more than one sheet"
+    text = " ".join(pages)
+    board = content()["board"][0]
+    for label in ("A1", "K1", "A9", "K9", "F5"):
+        assert label in text, label
+    assert text.count("[flying]") >= sum(r.count("~") for r in board["map"]), "every water hex shows the flying mark"
 
 
 def test_every_unit_token_of_a_player_has_the_same_back(tmp_path) -> None:
