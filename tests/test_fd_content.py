@@ -113,3 +113,18 @@ def test_a_map_row_of_the_wrong_length_is_refused_by_the_model() -> None:
     board["map"][4] = board["map"][4][:-1]
     with pytest.raises(ValueError, match="row 5 has 10 hexes, columns says 11"):
         build_board(board, content()["terrain"])
+
+
+def test_board_and_ability_rules_beyond_the_schema_are_reported_at_their_line(tmp_path) -> None:
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    board = (game / "board.yaml").read_text()
+    (game / "board.yaml").write_text(board.replace('"..~.....~.."', '"..~.....~."', 1).replace('"22222222222"', '"2.........."'))
+    heroes = (game / "heroes.yaml").read_text()
+    (game / "heroes.yaml").write_text(heroes.replace("d10: {min: 7, max: 9}", "d10: {min: 9, max: 7}", 1))
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert "board.yaml:19:9: error HK309: map row 4 has 10 hexes, columns says 11" in out
+    assert "error HK309: player 2's start zone has 3 hexes for an army of 26" in out
+    assert "heroes.yaml:49:14: error HK309: d10 range 9-7 is empty" in out

@@ -10,6 +10,7 @@ import random
 
 from engine.core.api import GameSpec
 from engine.fantasy_draft.bots import HeuristicBot, evaluate
+from engine.fantasy_draft.checks import content_problems
 from engine.fantasy_draft.effects import EFFECT_KINDS
 from engine.fantasy_draft.model import Model, build_model
 from engine.fantasy_draft.scenario import probe, scenario_state
@@ -40,6 +41,7 @@ SPEC = GameSpec(
     information="imperfect",
     simultaneous=True,
     evaluate=evaluate,
+    check_content=content_problems,
     scenario_state=scenario_state,
     probe=probe,
 )

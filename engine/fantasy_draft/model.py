@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.fantasy_draft.checks import content_problems
+
 
 @dataclass(frozen=True, slots=True)
 class Effect:
@@ -168,6 +170,10 @@ def build_board(item: dict[str, Any], terrain: list[dict[str, Any]]) -> Board:
 
 def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     """The model from validated content; raises ValueError for content the rules cannot play."""
+    problems = content_problems(content)
+    if problems:
+        p = problems[0]
+        raise ValueError(f"{p.kind} #{p.index + 1}: {p.message}")
     r = content["rules"][0]
     powers = sum(int(p.get("quantity", 1)) * int(p.get("amount", 1)) for p in content.get("power-token", []))
     rules = Rules(mana=int(r["mana"]), army_size=int(r["army-size"]), actions=int(r["actions-per-turn"]),
