@@ -96,7 +96,7 @@ def test_golden_log_replays_identically(path) -> None:
 
 
 def test_smoke_reports_draft_pick_rates_seats_and_endings(tmp_path) -> None:
-    proc = run_cli("smoke", "fantasy-draft", "--games", "16", "--workers", "1", "-o", str(tmp_path), "--json")
+    proc = run_cli("smoke", "fantasy-draft", "--games", "16", "--workers", "1", "-d", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     report = json.loads(proc.stdout)
     assert report["games_finished"] == 16 and report["errors"] == []
