@@ -38,7 +38,7 @@ class Decision:
 class GameResult:
     """How a finished game ended; what the smoke runner aggregates.
 
-    `usage[event][component id]` counts, per seat, how often a component was involved in an event
+    `usage[component id][event]` counts, per seat, how often a component was involved in an event
     ("recruited", "defeated", ...). The events listed in the game's `choice_events` are a seat's
     own choices; the report computes pick rates and win-rate lift for those.
     """
