@@ -154,3 +154,45 @@ def test_armies_can_be_fixed_by_options() -> None:
 def test_dice_battles_is_for_two_players() -> None:
     with pytest.raises(ValueError):
         SPEC.new_state(model(), 3, {})
+
+
+def _with_rules(**changes) -> tuple[dict, object]:
+    """The real content with some rulings of rules.yaml changed, and its model."""
+    data = {kind: list(items) for kind, items in content().items()}
+    data["rules"] = [{**data["rules"][0], **changes}]
+    return data, SPEC.build_model(data)
+
+
+def _three_spear_dice_on_a_wounded_spawn() -> dict:
+    """Spear Rush (2 dice, +1 for two Spearmen) lands three dice on a Serpent Spawn with 1 wound."""
+    setup = table(p1={"marks": {"b1-fl": {"wounds": 1}}})
+    return {"name": "excess dice", "game": "dice-battles", "setup": setup, "steps": [
+        {"choose": ["Spear Rush", "Troll Smash", "No order", "No regrouping order",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"roll": ["1", "1", "1"]}]}
+
+
+def test_dice_on_a_full_tile_count_toward_annihilation_by_default() -> None:
+    scenario = _three_spear_dice_on_a_wounded_spawn()
+    scenario["steps"].append({"expect": {"players.1.gone": ["serpent-spawn"], "players.1.fleeing": []}})
+    assert run_scenario(scenario, content(), SPEC, model()) == []
+
+
+def test_excess_dice_lost_discards_dice_on_a_full_tile() -> None:
+    data, m = _with_rules(**{"excess-dice": "lost"})
+    scenario = _three_spear_dice_on_a_wounded_spawn()
+    scenario["steps"].append({"expect": {"players.1.gone": [], "players.1.fleeing": ["serpent-spawn"]}})
+    assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def test_cancel_all_regrouping_counts_each_fleeing_tile_once() -> None:
+    """Spear Rush regroups two Spearmen pictures, but only one Spearman flees: with one free space
+    in reinforcements everything that can move fits, so `cancel-all` does not cancel."""
+    data, m = _with_rules(**{"regroup-when-zone-fills": "cancel-all"})
+    setup = table(p0={"reinforcements": ["goblin-mob", "goblin-mob"], "fleeing": ["goblin-spearmen"]})
+    scenario = {"name": "cancel-all", "game": "dice-battles", "setup": setup, "steps": [
+        {"choose": ["Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement"]},
+        {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", "goblin-spearmen"],
+                    "players.0.fleeing": []}}]}
+    assert run_scenario(scenario, data, SPEC, m) == []

@@ -470,8 +470,7 @@ class DBState:
             return
         wanted = [r for r in card.regroups]
         if not m.regroup_until_full:
-            found = [r for r in wanted if any(uid >= 0 and self.utype[uid] == r for uid in source)]
-            if len(self.reinf[p]) + len(found) > cap:
+            if len(self.reinf[p]) + self._regroupable(wanted, source) > cap:
                 self.log.append(f"player {p}: regrouping with {card.name} cancelled: not enough room")
                 return
         fleeing = source is self.fleeing[p]
@@ -490,6 +489,16 @@ class DBState:
                     self.stats["regrouped"] += 1
                     self.log.append(f"player {p}: {m.units[r].name} regrouped from {where}")
                     break
+
+    def _regroupable(self, wanted: list[int], source: list[int]) -> int:
+        """How many tiles a regrouping would move from `source`: each tile answers one picture."""
+        left = [self.utype[uid] for uid in source if uid >= 0]
+        n = 0
+        for r in wanted:
+            if r in left:
+                left.remove(r)
+                n += 1
+        return n
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
@@ -513,9 +522,11 @@ class DBState:
                 self._wound(uid, morale[self.utype[uid]].morale)
 
     def _wound(self, uid: int, morale: int) -> None:
+        """A die on a morale square; on a full tile it counts toward annihilation (kept as excess)
+        unless `excess-dice: lost` says such dice are discarded."""
         if self.wounds[uid] < morale:
             self.wounds[uid] += 1
-        else:
+        elif self.model.excess_counts:
             self.excess[uid] += 1
 
     def target(self, q: int, b: int, face: int) -> int:
