@@ -154,3 +154,13 @@ def test_every_power_kind_has_printed_text() -> None:
     texts = load_yaml(ROOT / "templates" / "dice-battles" / "text.yaml")
     from engine.dice_battles import SPEC
     assert set(texts) == set(SPEC.effect_kinds)
+
+
+def test_two_units_of_a_faction_with_the_same_picture_are_refused() -> None:
+    """Cards find their tiles by picture (activation, regrouping): a shared picture is ambiguous."""
+    data = copy.deepcopy(content())
+    mob = next(i for i, u in enumerate(data["unit"]) if u["id"] == "goblin-mob")
+    data["unit"][mob]["picture"] = "spear"
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("unit", mob, ("picture",))]
+    assert "goblin-spearmen" in problems[0].message

@@ -55,10 +55,26 @@ def _card_links(cards: list[dict], units: dict[str, dict]) -> list[Problem]:
         if c.get("level") != u.get("level"):
             out.append(Problem("order-card", i, ("level",), f"card level {c.get('level')} differs from its "
                                f"unit's level {u.get('level')}", "the card shows its unit's level"))
+    out += _shared_pictures(units)
     for uid in units:
         if uid not in seen:
             out.append(Problem("unit", list(units).index(uid), ("id",), f"unit '{uid}' has no order card",
                                "add an order card with unit: " + uid))
+    return out
+
+
+def _shared_pictures(units: dict[str, dict]) -> list[Problem]:
+    """The rulebook matches order cards to tiles (activation, regrouping, the v2.0 token rule) by
+    the picture they show; the engine matches them by unit. The two agree only while every unit
+    of a faction shows its own picture, so a picture shared inside a faction is refused."""
+    out, first = [], {}
+    for i, (uid, u) in enumerate(units.items()):
+        key = (u.get("faction"), u.get("picture"))
+        if key in first:
+            out.append(Problem("unit", i, ("picture",), f"'{uid}' shows the picture '{u.get('picture')}' of "
+                               f"'{first[key]}'", "cards find their tiles by picture: give each unit its own"))
+        else:
+            first[key] = uid
     return out
 
 
