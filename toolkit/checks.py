@@ -30,10 +30,16 @@ def check_game(game_dir: Path) -> LoadedGame:
     if game is None or not out.ok:
         return out
     out.diagnostics += _check_manifest_sense(game, manifest_name)
+    for where, message in game.path_problems.items():
+        pos = game.manifest.pos(where)
+        out.diagnostics.append(error("HK017", message, manifest_name, pos.line, pos.col,
+                                     "keep the game's files inside its folder (symbolic links included)"))
 
     docs: dict[str, list[tuple[Path, LoadedYaml]]] = {}
     for kind in game.kinds.values():
         docs[kind.name] = []
+        if ("components", kind.name, "file") in game.path_problems:
+            continue
         if not kind.files or not all(f.is_file() for f in kind.files):
             pos = game.manifest.pos(("components", kind.name, "file"))
             out.diagnostics.append(error(
@@ -47,28 +53,74 @@ def check_game(game_dir: Path) -> LoadedGame:
             docs[kind.name].append((f, doc))
 
     ids = _collect_ids(game, docs, out)
+    # Ids of a kind whose file did not load are missing; references to them are not the fault of
+    # the files that make them, so they are counted against the root cause instead of reported.
+    unloaded = {k for k, files in docs.items() if not files or any(doc.data is None for _, doc in files)}
+    checkers: list[SchemaChecker] = []
     for kind in game.kinds.values():
+        if ("components", kind.name, "schema") in game.path_problems or ("schemas",) in game.path_problems:
+            continue
         if not kind.schema.is_file():
             pos = game.manifest.pos(("components", kind.name, "schema"))
             out.diagnostics.append(error(
                 "HK013", f"schema for '{kind.name}' not found: {display(kind.schema)}",
                 manifest_name, pos.line, pos.col, f"schemas are looked up in {display(game.schemas_dir)}"))
             continue
-        checker = SchemaChecker(store, kind.schema, ids)
-        for f, doc in docs[kind.name]:
-            if doc.data is not None:
-                out.diagnostics += checker.check(doc, display(f))
+        checker = SchemaChecker(store, kind.schema, ids, frozenset(unloaded))
+        checkers.append(checker)
+        if checker.problem is None:
+            for f, doc in docs[kind.name]:
+                if doc.data is not None:
+                    out.diagnostics += _not_at_read_problems(checker.check(doc, display(f)), file_diags_of(out, f))
+        if checker.problem is not None:
+            p, pos = checker.problem, game.manifest.pos(("components", kind.name, "schema"))
+            out.diagnostics.append(error(
+                "HK018", f"{p.message} ({p.file}:{p.line}:{p.col})" if p.file else p.message,
+                manifest_name, pos.line, pos.col,
+                "fix the schema file; schemas are local JSON Schema 2020-12 files, never fetched from the network"))
+    _note_skipped_refs(game, docs, checkers, out, manifest_name)
 
     # Counts and effects are only meaningful for files that read and validated cleanly;
     # otherwise they repeat the problem already reported.
     broken = {d.file for d in out.diagnostics if d.severity.value == "error"}
     clean = {k: [(f, doc) for f, doc in files if display(f) not in broken] for k, files in docs.items()}
-    _check_counts(game, out, manifest_name, {k for k, files in docs.items() if len(clean[k]) < len(files)})
+    _check_counts(game, out, manifest_name,
+                  unloaded | {k for k, files in docs.items() if len(clean[k]) < len(files)})
     _check_effects(game, clean, out)
     if not any(d.severity.value == "error" for d in out.diagnostics):
         _check_game_rules(game, docs, out)
     out.diagnostics.sort(key=Diagnostic.sort_key)
     return out
+
+
+def file_diags_of(out: LoadedGame, f: Path) -> set[tuple[int, int]]:
+    """Positions in ``f`` that already carry a reading problem."""
+    name = display(f)
+    return {(d.line, d.col) for d in out.diagnostics if d.file == name and d.code < "HK100"}
+
+
+def _not_at_read_problems(diags: list[Diagnostic], taken: set[tuple[int, int]]) -> list[Diagnostic]:
+    """Drop schema errors at a place already reported while reading: one mistake, one error."""
+    return [d for d in diags if (d.line, d.col) not in taken] if taken else diags
+
+
+def _note_skipped_refs(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]],
+                       checkers: list[SchemaChecker], out: LoadedGame, manifest_name: str) -> None:
+    """Tell, at the root cause, how many references it left unchecked."""
+    skipped: dict[str, int] = {}
+    for c in checkers:
+        for kind, n in c.skipped_refs.items():
+            skipped[kind] = skipped.get(kind, 0) + n
+    for kind, n in skipped.items():
+        names = {display(f) for f, _ in docs.get(kind, [])} | {manifest_name}
+        causes = [i for i, d in enumerate(out.diagnostics) if d.severity.value == "error" and d.file in names and (
+            d.file != manifest_name or d.code in ("HK013", "HK014", "HK017"))]
+        causes.sort(key=lambda i: out.diagnostics[i].code != "HK001")  # a syntax error explains the rest
+        for i in causes[:1]:
+            d = out.diagnostics[i]
+            out.diagnostics[i] = error(d.code, f"{d.message} ({n} reference{'s' * (n != 1)} to "
+                                               f"'{kind}' ids elsewhere could not be checked)",
+                                       d.file, d.line, d.col, d.hint)
 
 
 def _check_manifest_sense(game: Game, manifest_name: str) -> list[Diagnostic]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import re
 from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Iterable
@@ -54,14 +56,48 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"did you mean `{close[0]}`?" if close else ""
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """Text safe to print on one line: newlines and other control characters shown escaped.
+
+    Messages quote content; a newline inside one would break ``file:line:col`` parsing by
+    editors and CI, and a terminal escape sequence in a value must never reach the terminal.
+    """
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 def format_text(diags: list[Diagnostic]) -> str:
     """Compiler-style lines: ``file:line:col: error HK101: message`` then an indented hint."""
     lines = []
     for d in diags:
-        lines.append(f"{d.file}:{d.line}:{d.col}: {d.severity.value} {d.code}: {d.message}")
+        lines.append(f"{one_line(d.file)}:{d.line}:{d.col}: {d.severity.value} {d.code}: {one_line(d.message)}")
         if d.hint:
-            lines.append(f"    hint: {d.hint}")
+            lines.append(f"    hint: {one_line(d.hint)}")
     return "\n".join(lines)
+
+
+def collapse_repeats(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per place: the same code at the same ``file:line:col`` is one mistake.
+
+    A typo in a text template fails once for every card that uses it; the designer needs the
+    template's place once, with a count of how many pieces it affects.
+    """
+    seen: dict[tuple[str, str, str, int, int], int] = {}
+    counts: list[int] = []
+    kept: list[Diagnostic] = []
+    for d in diags:
+        key = (d.severity.value, d.code, d.file, d.line, d.col)
+        if key in seen:
+            counts[seen[key]] += 1
+            continue
+        seen[key] = len(kept)
+        kept.append(d)
+        counts.append(1)
+    return [d if n == 1 else Diagnostic(d.severity, d.code, f"{d.message} (and {n - 1} more like it here)",
+                                        d.file, d.line, d.col, d.hint)
+            for d, n in zip(kept, counts)]
 
 
 def format_json(diags: list[Diagnostic]) -> str:
@@ -75,13 +111,35 @@ def _escape_github(text: str, *, prop: bool = False) -> str:
     return text
 
 
+def repository_path(file: str) -> str:
+    """``file`` relative to the repository root, as GitHub annotations require.
+
+    The root is ``$GITHUB_WORKSPACE`` in a workflow, else the nearest folder holding ``.git``
+    above the working folder; a file outside it keeps its own path.
+    """
+    from pathlib import Path
+
+    if not file:
+        return file
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    here = Path.cwd().resolve()
+    root = Path(workspace).resolve() if workspace else next(
+        (d for d in (here, *here.parents) if (d / ".git").exists()), None)
+    if root is None:
+        return file
+    try:
+        return (here / file).resolve().relative_to(root).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        return file
+
+
 def format_github(diags: list[Diagnostic]) -> str:
     """GitHub Actions workflow commands, so problems show inline on a pull request."""
     lines = []
     for d in diags:
         message = d.message + (f" ({d.hint})" if d.hint else "")
         lines.append(
-            f"::{d.severity.value} file={_escape_github(d.file, prop=True)},line={d.line},col={d.col},"
+            f"::{d.severity.value} file={_escape_github(repository_path(d.file), prop=True)},line={d.line},col={d.col},"
             f"title={d.code}::{_escape_github(message)}"
         )
     return "\n".join(lines)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Severity, error
 from toolkit.paths import data_dir, display
-from toolkit.yamlload import LoadedYaml, Pos, load_bytes
+from toolkit.yamlload import MAX_FILE_BYTES, LoadedYaml, Pos, load_bytes
 
 MANIFEST = "game.yaml"
 
@@ -45,6 +47,8 @@ class Game:
     schemas_dir: Path
     templates_dir: Path
     kinds: dict[str, Kind]
+    #: manifest paths (e.g. ("components", "unit", "file")) naming something that may not be read
+    path_problems: dict[tuple[str, ...], str] = field(default_factory=dict)
 
     @property
     def manifest_file(self) -> Path:
@@ -88,10 +92,24 @@ class LoadedGame:
         if self.game is None:
             return {}
         return {
-            name: sum(int(item.get("quantity", 1)) for item in self.data.get(name, []))
+            name: sum(_quantity(item) for item in self.data.get(name, []))
             for name, kind in self.game.kinds.items()
             if kind.physical or not physical_only
         }
+
+
+def _quantity(item: dict[str, Any]) -> int:
+    """An item's copies; a quantity that is not a whole number (already reported) counts as one."""
+    q = item.get("quantity", 1)
+    return q if type(q) is int else 1
+
+
+def inside(path: Path, root: Path) -> bool:
+    """Whether ``path``, symbolic links followed, lies within ``root``; False for a link loop."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop
+        return False
 
 
 def find_game_dirs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
@@ -165,15 +183,51 @@ def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
     """Load one YAML file; its reading problems become diagnostics against the file."""
     name = display(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_bounded(path)
     except OSError as exc:
-        return LoadedYaml(data=None), [error("HK012", f"cannot read file: {exc.strerror}", name)]
+        return LoadedYaml(data=None), [error("HK012", f"cannot read file: {exc.strerror or exc}", name)]
     doc = load_bytes(raw)
     diags = [error(p.code, p.message, name, p.pos.line, p.pos.col, p.hint) for p in doc.problems]
     if doc.data is None and not doc.problems:
         diags.append(error("HK004", "file is empty", name, 1, 1,
                            "a content file holds 'kind:' and 'items:'; see docs/content-format.md"))
     return doc, diags
+
+
+def _outside_message(path: Path, what: str) -> str:
+    try:
+        path.resolve()
+    except RuntimeError:
+        return f"{what} {display(path)} is a loop of symbolic links"
+    return f"{what} {display(path)} lies outside the game's folder; files outside a game are never read"
+
+
+def _read_bounded(path: Path) -> bytes:
+    """A regular file's bytes, never more than one byte past the size limit.
+
+    Reading stops there, so a huge file (or a device such as /dev/zero) costs no memory; a FIFO
+    or device is refused before it is opened, since opening one can block.
+    """
+    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise OSError(0, "not a regular file")
+        return fh.read(MAX_FILE_BYTES + 1)
+
+
+def _game_paths(game_dir: Path, data: dict[str, Any], gid: str) -> tuple[Path, Path, dict[tuple[str, ...], str]]:
+    """The schemas and templates folders, and what in the manifest points outside the game."""
+    problems: dict[tuple[str, ...], str] = {}
+    schemas = data.get("schemas", "hordekit")
+    schemas_dir = data_dir("schemas") if schemas == "hordekit" else (game_dir / str(schemas))
+    if schemas != "hordekit" and not inside(schemas_dir, game_dir):
+        problems[("schemas",)] = f"schemas folder {schemas} lies outside the game's folder"
+    templates = data.get("templates")
+    templates_dir = (game_dir / str(templates)) if templates else default_templates_dir(game_dir, gid)
+    if templates and not inside(templates_dir, game_dir):
+        problems[("templates",)] = f"templates folder {templates} lies outside the game's folder"
+    elif not templates and not (inside(templates_dir, data_dir("templates")) or inside(templates_dir, game_dir)):
+        templates_dir = data_dir("templates") / "-"  # an id such as '../x' names no built-in folder
+    return schemas_dir, templates_dir, problems
 
 
 def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnostic]]:
@@ -185,21 +239,28 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
         return None, doc, diags
     try:
         players = data.get("players", {})
-        schemas = data.get("schemas", "hordekit")
         gid = str(data.get("id", game_dir.name))
-        schemas_dir = data_dir("schemas") if schemas == "hordekit" else (game_dir / str(schemas))
-        templates = data.get("templates")
-        templates_dir = (game_dir / str(templates)) if templates else default_templates_dir(game_dir, gid)
+        schemas_dir, templates_dir, problems = _game_paths(game_dir, data, gid)
+        schema_root = game_dir if ("schemas",) not in problems and data.get("schemas", "hordekit") != "hordekit" \
+            else data_dir("schemas")
         kinds: dict[str, Kind] = {}
         for name, spec in (data.get("components") or {}).items():
             if not isinstance(spec, dict):
                 continue
             target = game_dir / str(spec.get("file", ""))
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
+            outside = [f for f in files if not inside(f, game_dir)]
+            if outside:
+                problems[("components", str(name), "file")] = _outside_message(outside[0], "component file")
+                files = []
+            schema = schemas_dir / str(spec.get("schema", ""))
+            if not inside(schema, schema_root) and ("schemas",) not in problems:
+                problems[("components", str(name), "schema")] = (
+                    f"schema {spec.get('schema')} lies outside the schemas folder")
             kinds[str(name)] = Kind(
                 name=str(name),
                 files=files,
-                schema=schemas_dir / str(spec.get("schema", "")),
+                schema=schema,
                 expected=int(spec.get("expected", 0)) if isinstance(spec.get("expected", 0), int) else 0,
                 physical=bool(spec.get("physical", True)),
                 description=str(spec.get("description", "")),
@@ -214,6 +275,7 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
             schemas_dir=schemas_dir,
             templates_dir=templates_dir,
             kinds=kinds,
+            path_problems=problems,
         )
     except (AttributeError, TypeError, ValueError):
         return None, doc, diags  # the manifest's shape is wrong; its schema check says where

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,8 +24,25 @@ from toolkit.yamlload import LoadedYaml
 IdIndex = dict[str, set[str]]
 
 
+#: Largest schema file read; schemas are a few kilobytes.
+MAX_SCHEMA_BYTES = 2 * 1024 * 1024
+
+
+class SchemaProblem(Exception):
+    """A schema that cannot be used: unreadable, not JSON, not a valid schema, or refers elsewhere."""
+
+    def __init__(self, message: str, file: str = "", line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.message, self.file, self.line, self.col = message, file, line, col
+
+
 class SchemaStore:
-    """Loads schema files once and resolves relative ``$ref`` between them, offline."""
+    """Loads schema files once into one offline registry that resolves ``$ref`` between them.
+
+    Every schema below the roots is read once, up front, into a single ``referencing`` registry:
+    validators built from it never read or resolve a file again. Nothing is fetched over the
+    network and nothing outside the roots is read.
+    """
 
     def __init__(self, roots: list[Path]) -> None:
         self.roots = [r.resolve() for r in roots]
@@ -38,11 +55,33 @@ class SchemaStore:
         """The schema at ``path`` with its file URI as ``$id`` (the base for relative refs)."""
         uri = self.uri(path)
         if uri not in self._docs:
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
-            doc.setdefault("$id", uri)
-            self._docs[uri] = doc
+            self._docs[uri] = self._read(path, uri)
         return self._docs[uri]
+
+    @staticmethod
+    def _read(path: Path, uri: str) -> dict[str, Any]:
+        from toolkit.paths import display
+
+        name = display(path)
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_SCHEMA_BYTES + 1)
+        except OSError as exc:
+            raise SchemaProblem(f"schema cannot be read: {exc.strerror or exc}", name) from None
+        if len(raw) > MAX_SCHEMA_BYTES:
+            raise SchemaProblem(f"schema is larger than {MAX_SCHEMA_BYTES:,} bytes", name)
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise SchemaProblem("schema is not UTF-8 text", name) from None
+        except json.JSONDecodeError as exc:
+            raise SchemaProblem(f"schema is not valid JSON: {exc.msg}", name, exc.lineno, exc.colno) from None
+        except RecursionError:
+            raise SchemaProblem("schema is nested too deeply to read", name) from None
+        if not isinstance(doc, dict):
+            raise SchemaProblem("a schema file holds a JSON object", name)
+        doc.setdefault("$id", uri)
+        return doc
 
     def _retrieve(self, uri: str) -> Any:
         from referencing import Resource
@@ -50,40 +89,117 @@ class SchemaStore:
 
         if not uri.startswith("file://"):
             raise NoSuchResource(ref=uri)
-        path = Path(uri[len("file://"):]).resolve()
+        path = Path(uri[len("file://"):].split("#", 1)[0]).resolve()
         if not any(path.is_relative_to(root) for root in self.roots) or not path.is_file():
             raise NoSuchResource(ref=uri)
-        return Resource.from_contents(self.load(path))
+        try:
+            return Resource.from_contents(self.load(path))
+        except SchemaProblem:
+            raise NoSuchResource(ref=uri) from None
 
     @cached_property
     def registry(self) -> Any:
-        from referencing import Registry
+        """Every readable schema below the roots, crawled once; anything else is looked up offline."""
+        from referencing import Registry, Resource
 
-        return Registry(retrieve=self._retrieve)  # type: ignore[call-arg]
+        resources = []
+        for root in self.roots:
+            for path in sorted(root.rglob("*.schema.json")) if root.is_dir() else []:
+                try:
+                    doc = self.load(path)
+                    resources.append((doc["$id"] if isinstance(doc.get("$id"), str) else self.uri(path),
+                                      Resource.from_contents(doc)))
+                except Exception:  # noqa: BLE001 - a broken schema is reported when a kind uses it
+                    continue
+        registry = Registry(retrieve=self._retrieve)  # type: ignore[call-arg]
+        try:
+            return registry.with_resources(resources).crawl()
+        except Exception:  # a malformed schema among them: fall back to lookups one by one
+            return registry
+
+
+@lru_cache(maxsize=512)
+def _pattern(pattern: str) -> Any:
+    """A compiled matcher for a schema ``pattern``, from jsonschema-rs.
+
+    Its regex engine runs in linear time (with a backtracking limit for look-arounds), so a
+    catastrophic pattern in a game's own schema cannot hang validation the way ``re`` would.
+    """
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+
+
+def pattern_matches(pattern: str, text: str) -> bool:
+    try:
+        return bool(_pattern(pattern).is_valid(text))
+    except Exception:  # noqa: BLE001 - a pattern the engine refuses matches nothing
+        return False
+
+
+def _bounded_keywords() -> dict[str, Any]:
+    """jsonschema's pattern keywords, matched by jsonschema-rs instead of Python's ``re``."""
+    from jsonschema import ValidationError
+    from jsonschema._utils import extras_msg
+
+    def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and not pattern_matches(patrn, instance):
+            yield ValidationError(f"{_show(instance)} does not match {patrn!r}")
+
+    def pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        for patrn, subschema in patterns.items():
+            for k, v in instance.items():
+                if pattern_matches(patrn, k):
+                    yield from validator.descend(v, subschema, path=k, schema_path=patrn)
+
+    def additional_properties(validator: Any, aP: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        known = schema.get("properties", {})
+        patterns = list(schema.get("patternProperties", {}))
+        extras = [k for k in instance if k not in known and not _matches_any(k, patterns)]
+        if validator.is_type(aP, "object"):
+            for extra in extras:
+                yield from validator.descend(instance[extra], aP, path=extra)
+        elif not aP and extras:
+            yield ValidationError(f"Additional properties are not allowed ({extras_msg(sorted(extras, key=str))} unexpected)")
+
+    return {"pattern": pattern, "patternProperties": pattern_properties, "additionalProperties": additional_properties}
 
 
 @dataclass
 class SchemaChecker:
-    """Validates loaded YAML documents against one schema, producing diagnostics."""
+    """Validates loaded YAML documents against one schema, producing diagnostics.
+
+    References to kinds in ``unchecked`` (whose files did not load) are not reported as
+    dangling: the missing ids are the other file's fault, counted in ``skipped_refs``.
+    """
 
     store: SchemaStore
     schema_path: Path
     ids: IdIndex = field(default_factory=dict)
+    unchecked: frozenset[str] = frozenset()
+    skipped_refs: dict[str, int] = field(default_factory=dict)
 
     @cached_property
     def validator(self) -> Any:
         from jsonschema import Draft202012Validator, validators
 
-        ids = self.ids
+        ids, unchecked, skipped = self.ids, self.unchecked, self.skipped_refs
 
         def x_ref(validator: Any, kind: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
             from jsonschema import ValidationError
 
             if isinstance(instance, str) and instance not in ids.get(kind, ()):
+                if kind in unchecked:
+                    skipped[kind] = skipped.get(kind, 0) + 1
+                    return
                 hint = did_you_mean(instance, sorted(ids.get(kind, ())))
                 yield ValidationError(f"unknown {kind} '{instance}'" + (f"; {hint}" if hint else ""))
 
-        cls = validators.extend(Draft202012Validator, {"x-ref": x_ref})
+        cls = validators.extend(Draft202012Validator, {"x-ref": x_ref, **_bounded_keywords()})
         schema = self.store.load(self.schema_path)
         return cls(schema, registry=self.store.registry)
 
@@ -92,7 +208,7 @@ class SchemaChecker:
         """jsonschema-rs compiled from the same schema: a quick yes/no before the detailed pass.
 
         Content is valid far more often than not, and the compiled validator answers in about
-        1/100 of the time; only files it rejects go through jsonschema for located diagnostics.
+        1/100 of the time; only the items it rejects go through jsonschema for located diagnostics.
         """
         import jsonschema_rs
 
@@ -113,16 +229,75 @@ class SchemaChecker:
             self.store.load(self.schema_path), retriever=retrieve, keywords={"x-ref": XRef},
             base_uri=self.store.uri(self.schema_path))
 
+    @cached_property
+    def problem(self) -> SchemaProblem | None:
+        """Why this schema cannot be used, or None: checked once, before any content."""
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
+
+        from toolkit.paths import display
+
+        name = display(self.schema_path)
+        try:
+            schema = self.store.load(self.schema_path)
+            Draft202012Validator.check_schema(schema)
+            self.fast_validator  # compiles every pattern and resolves every $ref
+        except SchemaProblem as exc:
+            return exc
+        except SchemaError as exc:
+            where = _path_text(tuple(exc.absolute_path))
+            return SchemaProblem(f"not a valid JSON Schema: {_first_line(exc.message)}{_in(where)}", name)
+        except Exception as exc:  # noqa: BLE001 - jsonschema-rs: bad pattern, unresolvable $ref
+            return SchemaProblem(_why_unusable(str(exc)), name)
+        return None
+
     def check(self, doc: LoadedYaml, file: str) -> list[Diagnostic]:
-        if self.fast_validator.is_valid(doc.data):
+        if self.problem is not None:
+            return []  # reported once, against the schema, by the caller
+        fast = self.fast_validator
+        if fast.is_valid(doc.data):
             return []
-        out: list[Diagnostic] = []
-        for err in self.validator.iter_errors(doc.data):
-            out.extend(self._explain(err, doc, file, ()))
+        from referencing.exceptions import Unresolvable
+
+        try:
+            out = self._detailed(doc, file)
+        except (Unresolvable, RecursionError) as exc:
+            from toolkit.paths import display
+
+            self.__dict__["problem"] = SchemaProblem(_why_unusable(str(exc)), display(self.schema_path))
+            return []
         # A misspelled key also makes the real one "missing": report the spelling only.
         suggested = {(d.file, d.hint) for d in out if d.code == "HK104"}
         return [d for d in out if not (
             d.code == "HK103" and (d.file, f"did you mean `{d.message.split(chr(39))[1]}`?") in suggested)]
+
+    def _detailed(self, doc: LoadedYaml, file: str) -> list[Diagnostic]:
+        """jsonschema's located errors, walking only the items the fast validator rejected.
+
+        Big content is mostly valid: re-walking every item (and resolving its ``$ref``s) to
+        find a few bad ones costs far more than the fast pass, so when every rejection lies
+        inside ``items[i]``, only those items are validated again, against the items' schema.
+        """
+        data = doc.data
+        item_schema = _items_schema(self.validator.schema)
+        bad: set[int] = set()
+        if item_schema is not None and isinstance(data, dict) and isinstance(data.get("items"), list):
+            for err in self.fast_validator.iter_errors(data):
+                path = err.instance_path
+                if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):
+                    bad.add(path[1])
+                else:
+                    bad = set()
+                    break
+        out: list[Diagnostic] = []
+        if bad:
+            for i in sorted(bad):
+                for err in self.validator.descend(data["items"][i], item_schema, path=None):
+                    out.extend(self._explain(err, doc, file, ("items", i)))
+            return out
+        for err in self.validator.iter_errors(data):
+            out.extend(self._explain(err, doc, file, ()))
+        return out
 
     # -- turning jsonschema errors into designer-friendly diagnostics -----------------------
 
@@ -221,9 +396,31 @@ def _describe(schema: Any) -> str:
 
 
 def _matches_any(key: str, patterns: list[str]) -> bool:
+    return any(pattern_matches(p, key) for p in patterns)
+
+
+def _why_unusable(text: str) -> str:
+    """jsonschema-rs's and referencing's complaint, in a designer's words where we know it."""
     import re
 
-    return any(re.search(p, key) for p in patterns)
+    missing = re.search(r"Resource '([^']+)' is not present", text)
+    if missing:
+        return (f"schema refers to '{missing.group(1)}', which is not a schema file in the game's "
+                "schemas folder (nothing is fetched from the network)")
+    return f"schema cannot be used: {_first_line(text)}"
+
+
+def _first_line(text: str) -> str:
+    return text.strip().split("\n", 1)[0]
+
+
+def _items_schema(schema: Any) -> Any:
+    """The schema of one entry of a content file's ``items`` list, when the schema says so."""
+    if not isinstance(schema, dict):
+        return None
+    items = schema.get("properties", {}).get("items") if isinstance(schema.get("properties"), dict) else None
+    sub = items.get("items") if isinstance(items, dict) else None
+    return sub if isinstance(sub, (dict, bool)) else None
 
 
 def _explain_by_kind(err: Any) -> tuple[list[Any], list[str]] | None:

@@ -35,6 +35,11 @@ Path = tuple[Any, ...]
 MAX_FILE_BYTES = 8 * 1024 * 1024
 #: Largest number of values the document may expand to once aliases are followed.
 MAX_EXPANDED_NODES = 2_000_000
+#: Deepest nesting of lists and mappings. Content nests a handful of levels; a limit keeps the
+#: cost of a value's path (which grows with its depth) from turning a tiny file into gigabytes.
+MAX_DEPTH = 64
+#: Longest integer, in digits. Python refuses to convert longer decimal text (4,300 digits).
+MAX_INT_DIGITS = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +110,16 @@ def _plain_scalar(text: str) -> Any:
     c = text[0]
     if c.isdigit() or c in "-+.":
         if _INT.match(text):
+            if len(text) > MAX_INT_DIGITS:
+                raise _NumberTooLong(text)
             return int(text)
         if _OCT.match(text):
+            if len(text) > MAX_INT_DIGITS:
+                raise _NumberTooLong(text)
             return int(text[2:], 8)
         if _HEX.match(text):
+            if len(text) > MAX_INT_DIGITS:
+                raise _NumberTooLong(text)
             return int(text[2:], 16)
         if _FLOAT.match(text) and text not in ("+", "-", "."):
             return float(text)
@@ -119,6 +130,10 @@ def _plain_scalar(text: str) -> Any:
         if text in _NAN:
             return math.nan
     return text
+
+
+class _NumberTooLong(ValueError):
+    """An integer with more digits than any game needs (and than Python converts quickly)."""
 
 
 def _event_source(raw: bytes) -> Callable[[], Any]:
@@ -162,6 +177,15 @@ class _Builder:
     def problem(self, code: str, message: str, mark: Any, hint: str = "") -> None:
         self.out.problems.append(YamlProblem(code, message, Pos(mark.line + 1, mark.column + 1), hint))
 
+    def plain(self, text: str, mark: Any) -> Any:
+        """``_plain_scalar``, with an over-long number reported and kept as its text."""
+        try:
+            return _plain_scalar(text)
+        except _NumberTooLong:
+            self.problem("HK016", f"a number of {len(text):,} digits is too long (at most {MAX_INT_DIGITS:,})",
+                         mark, "no game needs a number this long; write it as text in quotes if it is an id")
+            return text
+
     def tagged_scalar(self, ev: Any) -> Any:
         """A scalar with an explicit tag: only the core tags are honoured."""
         tag, text = ev.tag, ev.value
@@ -171,7 +195,7 @@ class _Builder:
             name = tag[len(_CORE):]
             if name == "str":
                 return text
-            value = _plain_scalar(text)
+            value = self.plain(text, ev.start_mark)
             ok = {
                 "int": type(value) is int,
                 "float": type(value) in (int, float),
@@ -215,12 +239,14 @@ class _Builder:
                         if cls is AliasEvent:
                             continue
                         # Read the complex key as a throwaway value.
+                        if len(stack) >= MAX_DEPTH:
+                            raise _TooDeep(mark)
                         stack.append(_Frame([] if cls is SequenceStartEvent else {}, top.path + ("<key>",),
                                             cls is MappingStartEvent, None))
                         top.key = _COMPLEX
                         continue
                     text = ev.value
-                    key = _plain_scalar(text) if (ev.implicit[0] and not ev.style and ev.tag is None) else text
+                    key = self.plain(text, mark) if (ev.implicit[0] and not ev.style and ev.tag is None) else text
                     if key.__class__ is not str:
                         key = text
                     kpath = top.path + (key,)
@@ -247,7 +273,7 @@ class _Builder:
                 values[path] = Pos(mark.line + 1, mark.column + 1)
                 if cls is ScalarEvent:
                     if ev.tag is None:
-                        value = _plain_scalar(ev.value) if (ev.implicit[0] and not ev.style) else ev.value
+                        value = self.plain(ev.value, mark) if (ev.implicit[0] and not ev.style) else ev.value
                     else:
                         value = self.tagged_scalar(ev)
                     size = 1
@@ -261,6 +287,8 @@ class _Builder:
                 else:
                     is_map = cls is MappingStartEvent
                     self.check_container_tag(ev, "map" if is_map else "seq")
+                    if len(stack) >= MAX_DEPTH:
+                        raise _TooDeep(mark)
                     stack.append(_Frame({} if is_map else [], path, is_map, ev.anchor))
                     expanded += 1
                     continue
@@ -310,6 +338,17 @@ class _TooBig(Exception):
         self.mark = mark
 
 
+class _TooDeep(_TooBig):
+    """Lists and mappings nested deeper than MAX_DEPTH."""
+
+
+def _drop(out: LoadedYaml) -> None:
+    """Forget a partly built document: later stages must not see half of it."""
+    out.data = None
+    out.values.clear()
+    out.keys.clear()
+
+
 def load_bytes(raw: bytes) -> LoadedYaml:
     """Parse a YAML document from bytes; problems are collected, never raised."""
     out = LoadedYaml(data=None)
@@ -338,10 +377,13 @@ def load_bytes(raw: bytes) -> LoadedYaml:
     builder = _Builder(out)
     try:
         out.data = builder.build(_event_source(text.encode("utf-8")))
+    except _TooDeep as exc:
+        _drop(out)
+        out.problems.append(YamlProblem(
+            "HK015", f"lists and mappings are nested more than {MAX_DEPTH} levels deep",
+            _mark(exc.mark), "content nests a few levels at most; look for unbalanced brackets"))
     except _TooBig as exc:
-        out.data = None
-        out.values.clear()
-        out.keys.clear()
+        _drop(out)
         out.problems.append(YamlProblem(
             "HK010", f"aliases expand this file to more than {MAX_EXPANDED_NODES:,} values",
             _mark(exc.mark), "an alias-expansion ('billion laughs') document is refused; write values out"))
