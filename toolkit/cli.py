@@ -93,7 +93,7 @@ def validate(
     Writes nothing. Exit code 0 when clean, 1 when there are content errors (or warnings with
     --strict), 2 for usage errors.
     """
-    from toolkit.diagnostics import FORMATTERS, Severity, summary
+    from toolkit.diagnostics import FORMATTERS, Severity, collapse_repeats, summary
     from toolkit.paths import display
 
     game_dirs, only_files = _game_dirs(paths, shipped)
@@ -102,7 +102,7 @@ def validate(
     for gdir in game_dirs:
         start = time.perf_counter()
         loaded = load_checked(gdir)
-        found = [d for d in loaded.diagnostics if not only or d.file in only]
+        found = collapse_repeats([d for d in loaded.diagnostics if not only or d.file in only])
         diags.extend(found)
         if format is OutputFormat.text:
             if found:
@@ -203,18 +203,21 @@ def _copy_builtin_schemas(output: Path) -> None:
 
     from toolkit.paths import data_dir, display
 
+    from toolkit.atomic import atomic_path
+    from toolkit.outpaths import check_output_dir
+
     source = data_dir("schemas")
     if output.exists() and not output.is_dir():
         usage_error(f"--out-dir {output} is a file, not a folder")
     written = 0
     same = output.resolve() == source.resolve()
+    if not same:
+        check_output_dir(output)
     for path in sorted(source.rglob("*.schema.json")):
         target = output / path.relative_to(source)
         if not same:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(".tmp")
-            shutil.copyfile(path, tmp)
-            tmp.replace(target)
+            with atomic_path(target) as tmp:
+                shutil.copyfile(path, tmp)
         written += 1
     verb = "are already in" if same else "written to"
     say(f"{written} schemas {verb} {display(output)}", err=True)
@@ -254,11 +257,12 @@ def build(
     from toolkit.games import read_manifest
     from toolkit.play_cli import parse_players
 
+    from toolkit.outpaths import check_output_dir
+
     out_dir = renamed_out_dir(old_output, out_dir) or Path("out")
     if players is not None:
         parse_players(players, 1, 12)  # the syntax, before any work
-    if out_dir.exists() and not out_dir.is_dir():
-        usage_error(f"--out-dir {out_dir} is a file, not a folder")
+    check_output_dir(out_dir, "--out-dir")  # before any game is played
     game_dirs, _ = _game_dirs(paths, shipped)
     counts: dict[Path, tuple[int, ...] | None] = {}
     for gdir in game_dirs:

@@ -89,7 +89,7 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     """Play, write report/CSV/HTML/logs under ``out_dir``, return the report."""
     from toolkit.atomic import write_text
     from toolkit.paths import display
-    from toolkit.smoke.files import save_log, write_csvs, write_json
+    from toolkit.smoke.files import clear_logs, save_log, write_csvs, write_json
     from toolkit.smoke.html import render_html
     from toolkit.smoke.runner import RunPlan, run
     from toolkit.smoke.stats import build_report, compare
@@ -105,6 +105,9 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
                           interrupted=outcome.interrupted, components=kinds)
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
+    if outcome.interrupted and not outcome.summaries:
+        return report  # stopped before any game finished: the previous report stays as it was
+    clear_logs(out_dir / "logs")
     game_dir = display(loaded.game.dir)
     by_index = {s.index: s for s in outcome.summaries}
     for err in report["errors"]:
@@ -208,8 +211,16 @@ def smoke(
         usage_error("--backend is 'process' or 'dask'")
     if check and fast:
         usage_error("--check and --fast exclude each other")
-    if compare_with is not None and not compare_with.is_file():
-        usage_error(f"no such report: {compare_with}")
+    from toolkit.outpaths import check_output_dir
+    from toolkit.smoke.files import read_report
+
+    if compare_with is not None:
+        try:
+            read_report(compare_with)  # checked before any game is played
+        except ValueError as exc:
+            usage_error(f"--compare {compare_with}: cannot be read as a smoke report ({exc})")
+    if output is not None:
+        check_output_dir(output)
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
@@ -218,7 +229,7 @@ def smoke(
     unknown = [n for n in names if n.partition(":")[0] not in spec.bots]
     if unknown:
         usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
-    out_dir = output or Path("out") / loaded.game.id
+    out_dir = output or check_output_dir(Path("out") / loaded.game.id)
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)
@@ -234,27 +245,65 @@ def smoke(
     raise typer.Exit(1 if report["errors"] else 0)
 
 
+def read_log(log: Path, game: str | None) -> dict[str, Any]:
+    """A game log's fields, checked for shape; a usage error (exit 2) for anything else."""
+    from toolkit.smoke.files import LOG_MAX_BYTES
+
+    try:
+        with open(log, "rb") as fh:
+            raw = fh.read(LOG_MAX_BYTES + 1)
+        if len(raw) > LOG_MAX_BYTES:
+            raise ValueError(f"larger than {LOG_MAX_BYTES:,} bytes")
+        data = json.loads(raw)
+    except (OSError, ValueError, RecursionError) as exc:
+        usage_error(f"{log}: not a hordekit game log ({'nested too deeply' if isinstance(exc, RecursionError) else exc})")
+    if not isinstance(data, dict):
+        usage_error(f"{log}: not a hordekit game log (a log is a JSON object, not {type(data).__name__})")
+    problems = []
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(type(a) is int for a in actions):
+        problems.append("'actions' must be a list of whole numbers")
+    if type(data.get("players")) is not int:
+        problems.append("'players' must be a whole number")
+    if data.get("seed") is not None and type(data["seed"]) is not int:
+        problems.append("'seed' must be a whole number")
+    bots = data.get("bots")
+    if bots is not None and (not isinstance(bots, list) or not all(isinstance(b, str) for b in bots)):
+        problems.append("'bots' must be a list of bot names")
+    if not isinstance(data.get("options") or {}, dict):
+        problems.append("'options' must be a mapping")
+    name = game or data.get("content") or data.get("game")
+    if not isinstance(name, str) or not name:
+        problems.append("the log names no game: give it with --game (golden logs of one game need it)")
+    if problems:
+        usage_error(f"{log}: not a hordekit game log: {'; '.join(problems)}")
+    data["_game"] = name
+    return data
+
+
 def replay(
-    log: Annotated[Path, typer.Argument(help="A game log written by `hordekit smoke` (or a golden log).")],
+    log: Annotated[Path, typer.Argument(help="A game log written by `hordekit smoke`, or a golden log (with --game when it names no game).")],
     check: Annotated[bool, typer.Option("--check/--no-check", help="Check invariants after every step.")] = True,
     as_seat: Annotated[Optional[int], typer.Option("--as", min=1, metavar="SEAT",
                        help="Tell the game as seat SEAT (1 = first player) saw it, hiding what it could not see.")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", help="The game to replay in, for a log that does not name one.")] = None,
 ) -> None:
     """Replay a saved game log step by step and print where it ends; reproduces a failed game.
 
-    Exit code 0 when the logged game replays and plays to its end cleanly, 1 when it fails.
+    Exit code 0 when the logged game replays and plays to its end cleanly, 1 when it fails,
+    2 when the file is not a game log or its players, seed or bots do not fit the game.
     """
     from engine.core.driver import play_game
-    from toolkit.games import load_game
 
-    try:
-        data = json.loads(log.read_text())
-        game_ref, actions = data.get("content") or data["game"], list(data["actions"])
-        players = int(data["players"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        usage_error(f"{log}: not a hordekit game log ({exc})")
-    game_dir = Path(game_ref) if (Path(game_ref) / "game.yaml").is_file() else game_folder(str(data["game"]))
+    data = read_log(log, game)
+    actions, players, game_ref = data["actions"], data["players"], data["_game"]
+    game_dir = Path(game_ref) if (Path(game_ref) / "game.yaml").is_file() else game_folder(str(data.get("game") or game_ref))
     loaded, spec = load_playable(str(game_dir))
+    if not spec.min_players <= players <= spec.max_players:
+        usage_error(f"{log}: players {players}, but {spec.id} is for {spec.min_players} to {spec.max_players} players")
+    unknown = [b for b in data.get("bots") or [] if b.partition(":")[0] not in spec.bots]
+    if unknown:
+        usage_error(f"{log}: unknown bot {unknown[0]!r}; {spec.id} has: {', '.join(sorted(spec.bots))}")
     if data.get("fingerprint") and data["fingerprint"] != loaded.fingerprint:
         typer.echo(f"warning: the content changed since this log was written ({data['fingerprint']} -> "
                    f"{loaded.fingerprint}); the replay may diverge", err=True)
@@ -271,7 +320,10 @@ def replay(
             typer.echo(f"{log}: the log does not replay: {exc}")
             raise typer.Exit(1)
         return
-    state = spec.new_state(model, players, dict(data.get("options") or {}))
+    try:
+        state = spec.new_state(model, players, dict(data.get("options") or {}))
+    except Exception as exc:  # noqa: BLE001 - options from a file the user gave
+        usage_error(f"{log}: the log's options do not fit {spec.id}: {type(exc).__name__}: {exc}")
     for i, action in enumerate(actions):
         try:
             state.apply(action)
@@ -341,10 +393,26 @@ def scenario(
             continue
         game_id = str(doc.data["game"])
         if game_id not in cache:
-            loaded, spec = load_playable(game_id)
-            cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
+            try:
+                loaded, spec = load_playable(game_id)
+                cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
+            except typer.Exit:  # the reason is printed; the other scenarios still run
+                cache[game_id] = None
+        if cache[game_id] is None:
+            pos = doc.pos(("game",))
+            message = f"game '{game_id}' cannot be played"
+            records.append({"file": name, "name": str(doc.data.get("name", path.stem)), "passed": False,
+                            "failures": [{"line": pos.line, "col": pos.col, "message": message}]})
+            echo(f"FAIL {name}:{pos.line}:{pos.col}: {message}")
+            failed += 1
+            continue
         loaded, spec, model = cache[game_id]
-        problems = run_scenario(doc.data, loaded.data, spec, model)
+        problems = _scenario_shape(doc.data, spec)
+        if not problems:
+            try:
+                problems = run_scenario(doc.data, loaded.data, spec, model)
+            except Exception as exc:  # noqa: BLE001 - one broken scenario never stops the batch
+                problems = [f"{type(exc).__name__}: {exc}"]
         title = doc.data.get("name", path.stem)
         records.append({"file": name, "name": title, "passed": not problems, "failures": []})
         if not problems:
@@ -353,11 +421,7 @@ def scenario(
             continue
         failed += 1
         for p in problems:
-            m = re.search(r"step (\d+)", p)
-            key: tuple = ("steps", int(m.group(1)) - 1) if m else ("expect",)
-            if not m and ": players is " in p and "players" in doc.data:
-                key = ("players",)      # a player count outside the game's range
-            pos = doc.pos(key)
+            pos = doc.pos(_scenario_place(p, doc.data))
             records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
             echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
             if format is OutputFormat.github:
@@ -366,6 +430,26 @@ def scenario(
         typer.echo(json.dumps(records, indent=2))
     echo(f"{len(paths) - failed} passed, {failed} failed")
     raise typer.Exit(1 if failed else 0)
+
+
+def _scenario_shape(data: dict[str, Any], spec: Any) -> list[str]:
+    """What makes a scenario unplayable before it starts: a player count the game does not have."""
+    players = data.get("players", spec.min_players)
+    if type(players) is not int or not spec.min_players <= players <= spec.max_players:
+        return [f"players: {players!r}, but {spec.id} is for {spec.min_players} to {spec.max_players} players"]
+    return []
+
+
+def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
+    """Where in the scenario file a failure message points: its step, players, the setup, or expect."""
+    m = re.search(r"step (\d+)", problem)
+    if m:
+        return ("steps", int(m.group(1)) - 1)
+    if (problem.startswith("players:") or ": players is " in problem) and "players" in data:
+        return ("players",)
+    if "starting situation" in problem:
+        return ("setup",)
+    return ("expect",)
 
 
 def register(app: typer.Typer) -> None:

@@ -80,8 +80,11 @@ def pnp(
     """
     from toolkit.diagnostics import FORMATTERS, summary
     from toolkit.paths import display
+    from toolkit.outpaths import check_output_file
     from toolkit.pnp import build_pdf, default_output
 
+    if output is not None:
+        check_output_file(output)  # before any work
     loaded = _load(game)
     wanted = _check_ids(loaded, only) if only else None
     if changed_since:
@@ -96,7 +99,7 @@ def pnp(
             typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
             raise typer.Exit(0)
         typer.echo(f"{len(wanted)} component(s) changed since {changed_since}: {', '.join(sorted(wanted))}", err=True)
-    target = output or default_output(loaded.game.id)
+    target = output or check_output_file(default_output(loaded.game.id))
     total = sum(loaded.counts().values())
     show = sys.stderr.isatty()
     if show:
@@ -128,8 +131,10 @@ def preview(
 ) -> None:
     """Render one component (front or back, with its bleed) to a PNG, for a quick look."""
     from toolkit.diagnostics import format_text
+    from toolkit.outpaths import check_output_file
     from toolkit.pnp.preview import render_preview
 
+    check_output_file(output)  # before any work
     loaded = _load(game)
     _check_ids(loaded, [component])
     result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed)

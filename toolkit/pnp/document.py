@@ -251,6 +251,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
     """Write the game's print-and-play PDF to ``output`` (atomically); never raises for bad content."""
     from reportlab.pdfgen.canvas import Canvas
 
+    from toolkit.atomic import commit
+
     from toolkit.pnp.fonts import register_fonts
 
     report = PnpReport(output=None)
@@ -340,7 +342,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
         if not report.ok:
             return report
         c.save()
-        os.replace(tmp, output)
+        commit(tmp, output)  # keeps the umask's mode; never replaces a device or a link
         report.output = output
         report.bytes = output.stat().st_size
         return report

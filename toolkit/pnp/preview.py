@@ -8,6 +8,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolkit.atomic import commit
 from toolkit.diagnostics import Diagnostic, Severity, error
 from toolkit.games import LoadedGame
 from toolkit.pnp.document import _render, prepare
@@ -79,7 +80,7 @@ def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int =
     os.close(fd)
     try:
         image.save(tmp, format="PNG")
-        os.replace(tmp, output)
+        commit(Path(tmp), output)  # keeps the umask's mode; never replaces a device or a link
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

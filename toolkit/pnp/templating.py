@@ -2,47 +2,211 @@
 
 Two kinds of template meet here: the effect templates of ``templates/<game>/text.yaml`` (effect
 kind -> sentence, owned by the content authors) and the field templates of ``layouts.yaml``
-(what goes in each box). Both run in one ``SandboxedEnvironment`` with ``StrictUndefined``; the
-sandbox stops attribute escapes but not CPU or memory, so powers, repetition and ranges are
-bounded here too. Every template knows the file and line it came from, so an error reads
+(what goes in each box). Both run in one immutable sandbox with ``StrictUndefined``; the
+sandbox stops attribute escapes but not CPU or memory, so a render is bounded here as a whole:
+every loop step, call, lookup, operator and filter is charged to one budget per render, every
+value a step builds is capped before it is built, and all text written (block buffers included)
+is counted. Limits checked one operation at a time can be combined around; a total cannot. Every template knows the file and line it came from, so an error reads
 ``templates/kingdoms/text.yaml:42`` rather than a traceback.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError, nodes
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_EXPONENT = 64
 MAX_REPEAT = 2_000
 MAX_RANGE = 1_000
 MAX_OUTPUT = 20_000
+#: Steps (loop iterations, calls, lookups, operators, filters) one render may take, nested
+#: effect texts included. A card needs a few hundred; a runaway template stops in milliseconds.
+MAX_WORK = 100_000
+#: Longest text or list any single step may build.
+MAX_VALUE = MAX_OUTPUT
+#: Largest integer a step may build, in bits.
+MAX_INT_BITS = 4_096
+#: All text one render may write, block buffers and macro output included.
+MAX_WRITTEN = 10 * MAX_OUTPUT
 _TEMPLATE_FILE = "<hordekit-template>"
-_BIG_FORMAT = re.compile(r"%[-+ #0]*\d{4,}")
+_BIG_FORMAT = re.compile(r"%[-+ #0]*\d{4,}|\{[^{}]*:[^{}]*\d{4,}[^{}]*\}")
+#: Helpers a card has no use for; ``namespace`` would let a loop accumulate across iterations.
+_REMOVED_GLOBALS = ("lipsum", "namespace", "cycler", "joiner")
 
 
-class BoundedSandbox(SandboxedEnvironment):
-    """The Jinja2 sandbox plus limits on what a template may compute."""
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, (str, list, tuple, dict, set, frozenset)) else 0
 
-    intercepted_binops = frozenset({"**", "*", "%"})
+
+def _too_big_int(value: Any) -> bool:
+    return type(value) is int and value.bit_length() > MAX_INT_BITS
+
+
+class BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The immutable Jinja2 sandbox plus one budget for all the work and memory of a render."""
+
+    intercepted_binops = frozenset({"**", "*", "%", "+", "//"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.work = 0
+        self.written = 0
+        for name in _REMOVED_GLOBALS:
+            self.globals.pop(name, None)
+        self.globals.update(_hk_steps=self._steps, _hk_out=self._out, _hk_concat=self._concat)
+        self.filters = {name: self._bounded_filter(name, f) for name, f in self.filters.items()}
+
+    # -- the budget -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """A new top-level render: a fresh budget."""
+        self.work = 0
+        self.written = 0
+
+    def charge(self, steps: int = 1) -> None:
+        self.work += steps
+        if self.work > MAX_WORK:
+            raise SecurityError(f"template takes more than {MAX_WORK:,} steps of work")
+
+    def _steps(self, iterable: Any) -> Iterator[Any]:
+        """What a ``{% for %}`` loops over: every iteration is charged."""
+        for value in iterable:
+            self.charge()
+            yield value
+
+    def _out(self, value: Any) -> Any:
+        """Every ``{{ … }}`` written anywhere (output, ``{% set %}`` blocks, macros) is counted."""
+        text = value if isinstance(value, str) else str(value)
+        self.written += len(text)
+        if self.written > MAX_WRITTEN:
+            raise SecurityError(f"template writes more than {MAX_WRITTEN:,} characters")
+        return value
+
+    def _concat(self, *parts: Any) -> str:
+        """The ``~`` operator, with its result capped before it is built."""
+        texts = [p if isinstance(p, str) else str(p) for p in parts]
+        self._check_value(sum(map(len, texts)))
+        return "".join(texts)
+
+    def _check_value(self, size: int) -> None:
+        if size > MAX_VALUE:
+            raise SecurityError(f"template builds a value of {size:,} items (more than {MAX_VALUE:,})")
+
+    # -- where steps happen -------------------------------------------------------------------
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Route loops, ``~`` and output through the budget (rewriting the parsed template)."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Call(nodes.Name("_hk_steps", "load"), [loop.iter], [], None, None,
+                                   lineno=loop.lineno)
+        for concat in list(tree.find_all(nodes.Concat)):
+            call = nodes.Call(nodes.Name("_hk_concat", "load"), list(concat.nodes), [], None, None,
+                              lineno=concat.lineno)
+            _replace_node(tree, concat, call)
+        for output in tree.find_all(nodes.Output):
+            output.nodes = [n if isinstance(n, nodes.TemplateData) else
+                            nodes.Call(nodes.Name("_hk_out", "load"), [n], [], None, None, lineno=n.lineno)
+                            for n in output.nodes]
+        return tree
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        __self.charge()
+        if __obj not in (__self._out, __self._steps, __self._concat):
+            _check_call(__obj, args, kwargs)
+        result = super().call(__context, __obj, *args, **kwargs)
+        __self._check_value(_size(result))
+        return result
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        self.charge()
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        self.charge()
+        return super().getitem(obj, argument)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        self.charge()
         if operator == "**":
             if isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
                 raise SecurityError(f"exponent {right} is larger than {MAX_EXPONENT}")
+            if type(left) is int and type(right) is int and right > 0 and left.bit_length() * right > MAX_INT_BITS:
+                raise SecurityError(f"a power with more than {MAX_INT_BITS} bits is more than a card can hold")
         elif operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and n * max(len(seq), 1) > MAX_REPEAT:
                     raise SecurityError(f"repeating a sequence {n} times is more than a card can hold")
+            if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > MAX_INT_BITS:
+                raise SecurityError(f"a product with more than {MAX_INT_BITS} bits is more than a card can hold")
+        elif operator == "+":
+            self._check_value(_size(left) + _size(right))
         elif operator == "%" and isinstance(left, str) and _BIG_FORMAT.search(left):
             raise SecurityError("format width too large")
-        return super().call_binop(context, operator, left, right)
+        result = super().call_binop(context, operator, left, right)
+        if _too_big_int(result):
+            raise SecurityError(f"a number with more than {MAX_INT_BITS} bits is more than a card can hold")
+        return result
+
+    def _bounded_filter(self, name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        """A filter charged like a step, refusing huge widths and huge results before building them."""
+
+        @functools.wraps(func)
+        def bounded(*args: Any, **kwargs: Any) -> Any:
+            self.charge()
+            for a in (*args, *kwargs.values()):
+                if type(a) is int and a > MAX_VALUE:
+                    raise SecurityError(f"filter {name}: argument {a} is too large for a card")
+            if name == "replace":
+                _check_replace(self, [a for a in args if isinstance(a, str)])
+            if name == "format" and args and isinstance(args[0], str) and _BIG_FORMAT.search(args[0]):
+                raise SecurityError("format width too large")
+            result = func(*args, **kwargs)
+            self._check_value(_size(result))
+            return result
+
+        return bounded
+
+
+def _check_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Refuse a call whose result would be huge before making it: widths, counts, format specs."""
+    for a in (*args, *kwargs.values()):
+        if type(a) is int and a > MAX_VALUE:
+            raise SecurityError(f"argument {a} is too large for a card")
+    if getattr(func, "__name__", "") in ("format", "format_map"):
+        owner = getattr(getattr(func, "__wrapped__", func), "__self__", None)
+        if any(isinstance(t, str) and _BIG_FORMAT.search(t) for t in (owner, *args)):
+            raise SecurityError("format width too large")
+
+
+def _check_replace(env: BoundedSandbox, texts: list[str]) -> None:
+    """``s|replace(old, new)``: the result's length, worked out before it is built."""
+    if len(texts) >= 3:
+        s, old, new = texts[-3:]
+        count = s.count(old) if old else len(s) + 1
+        env._check_value(len(s) + count * (len(new) - len(old)))
+
+
+def _replace_node(tree: nodes.Node, old: nodes.Node, new: nodes.Node) -> None:
+    """Put ``new`` where ``old`` stands in its parent (fields and lists of fields)."""
+    for parent in tree.find_all(nodes.Node):
+        for field in parent.fields:
+            value = getattr(parent, field, None)
+            if value is old:
+                setattr(parent, field, new)
+                return
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if item is old:
+                        value[i] = new
+                        return
 
 
 def _bounded_range(*args: int) -> range:
@@ -88,11 +252,13 @@ class Templates:
     def __init__(self, effect_templates: dict[str, tuple[str, Where]], lookup: dict[str, dict[str, Any]]) -> None:
         self.env = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
         self.env.globals.update(range=_bounded_range, effect_text=self.effect_text, ref=self._ref)
-        self.env.filters.update(dice=dice_tokens, signed=signed, resources=resource_tokens)
+        own = {"dice": dice_tokens, "signed": signed, "resources": resource_tokens}
+        self.env.filters.update({name: self.env._bounded_filter(name, f) for name, f in own.items()})
         self._lookup = lookup
         self._compiled: dict[tuple[str, Where], Any] = {}
         self.effects = effect_templates
         self.unknown_effects: set[str] = set()
+        self._depth = 0
 
     def _ref(self, item_id: str) -> dict[str, Any]:
         """Another component of the game by id, e.g. ``ref(resource).colour``."""
@@ -105,6 +271,8 @@ class Templates:
         key = (source, where)
         tpl = self._compiled.get(key)
         if tpl is None:
+            if self._depth == 0:
+                self.env.start()  # filters on constants run while compiling
             try:
                 tpl = self.env.from_string(source)
             except TemplateError as exc:
@@ -114,10 +282,16 @@ class Templates:
         return tpl
 
     def render(self, source: str, where: Where, context: dict[str, Any]) -> str:
-        """Render ``source``; any failure becomes a TemplateProblem at the template's file:line."""
+        """Render ``source``; any failure becomes a TemplateProblem at the template's file:line.
+
+        A top-level render gets a fresh work budget; the effect texts it renders share it.
+        """
         if "{" not in source:
             return source
+        if self._depth == 0:
+            self.env.start()
         tpl = self.compile(source, where)
+        self._depth += 1
         try:
             out = tpl.render(context)
         except TemplateProblem:
@@ -126,6 +300,8 @@ class Templates:
                 AttributeError, OverflowError, RecursionError, MemoryError) as exc:
             line = _template_line(exc)
             raise TemplateProblem(f"template error: {exc}", where.file, where.at(line)) from None
+        finally:
+            self._depth -= 1
         if len(out) > MAX_OUTPUT:
             raise TemplateProblem(f"template produced {len(out)} characters (more than {MAX_OUTPUT})",
                                   where.file, where.line)

@@ -11,6 +11,28 @@ from toolkit.atomic import open_text, write_text
 from toolkit.smoke.runner import GameSummary
 
 LOG_FORMAT = "hordekit-log/1"
+#: Largest game log `replay` reads; a long game logs a few thousand actions.
+LOG_MAX_BYTES = 64 * 1024 * 1024
+
+
+def clear_logs(folder: Path) -> None:
+    """Remove the failure logs of an earlier run, so that only this run's failures stand beside
+    its report (a clean run leaves no stale log suggesting it failed)."""
+    if folder.is_dir():
+        for old in folder.glob("game-*-seed-*.json"):
+            old.unlink(missing_ok=True)
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """An earlier smoke-report.json for --compare; ValueError when it is not one."""
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read(64 * 1024 * 1024))
+    except (OSError, UnicodeDecodeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("win_rate_by_seat"), dict):
+        raise ValueError("not a smoke report (no 'win_rate_by_seat')")
+    return data
 
 
 def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, summary: GameSummary,
