@@ -229,6 +229,21 @@ def rules_effect_kinds(game: Game) -> frozenset[str] | None:
     return None if spec is None else frozenset(spec.effect_kinds)
 
 
+def _report_missing_text_file(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
+    """A printed game with effects but no text.yaml: one error at the first effect, with a count
+    (without it every card would print its effects as '[kind]')."""
+    found = [(f, doc, path) for files in docs.values() for f, doc in files for path, _ in effects_in(doc.data)]
+    if not found:
+        return
+    f, doc, path = found[0]
+    pos = doc.pos(path + ("kind",))
+    text_file = display(game.templates_dir / "text.yaml")
+    out.diagnostics.append(error(
+        "HK303", f"{text_file} not found: {len(found)} effect{'s' * (len(found) != 1)} would print "
+                 "without their sentences", display(f), pos.line, pos.col,
+        "the game has print layouts, so every effect kind needs a text template in text.yaml"))
+
+
 def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
     """Every effect in content must be printable (a text template) and playable (a handler)."""
     templates = load_text_templates(game)
@@ -245,6 +260,9 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
         out.diagnostics.append(warning(
             "HK301", f"rules module {game.rules} is not available: effects are not checked against it",
             manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
+    printed = (game.templates_dir / "layouts.yaml").is_file()
+    if templates is None and printed:
+        _report_missing_text_file(game, docs, out)
     for files in docs.values():
         for f, doc in files:
             for path, kind in effects_in(doc.data, known=known):

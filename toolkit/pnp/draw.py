@@ -65,7 +65,8 @@ def _ink(env: DrawEnv, box: Box, key: str, ctx: dict[str, Any], target: Target, 
     try:
         return colour(text)
     except ColourError as exc:
-        env.collector.add(warning("HK404", f"{target.label}: {exc}", box.where[key].file, box.where[key].line))
+        where = box.where.get(key, _nowhere(target))
+        env.collector.add(warning("HK404", f"{target.label}: {exc}", where.file, where.line))
         return None
 
 
@@ -249,9 +250,11 @@ def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
     rel = env.templates.render(str(box.props.get("image", "")), box.where.get("image", _nowhere(target)), ctx).strip()
     if not rel:
         return
+    from toolkit.games import inside
+
     root = env.game_dir.resolve()
-    path = (root / rel).resolve()
-    if not path.is_relative_to(root):
+    path = root / rel
+    if not inside(path, root):  # symbolic links followed; a link loop counts as outside
         env.collector.add(warning("HK405", f"{target.label}: art '{rel}' lies outside the game's folder; not printed",
                                   target.file, target.line, target.col, "keep art inside content/<game>/"))
         return
@@ -262,9 +265,10 @@ def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
     if c is not None:
         try:
             c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
-        except Exception as exc:  # a broken image file is the designer's content, not our bug
-            env.collector.add(warning("HK405", f"{target.label}: art '{rel}' cannot be read: {exc}",
-                                      target.file, target.line, target.col))
+        except Exception:  # a broken image file is the designer's content, not our bug
+            env.collector.add(warning("HK405", f"{target.label}: art '{rel}' cannot be read as an image; "
+                                      "the box is left empty", target.file, target.line, target.col,
+                                      "save the art as PNG or JPEG"))
 
 
 def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,

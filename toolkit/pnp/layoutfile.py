@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
@@ -269,6 +269,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             size=(float(size[0]), float(size[1])) if isinstance(size, list) and len(size) == 2 else (0.0, 0.0),
             boxes=boxes)
 
+    _check_defaults(data.get("defaults"), bad)
     for key in data:
         if key not in ("defaults", "kinds", "backs", "extras", "boards"):
             bad((key,), f"unknown section '{key}'", "sections: defaults, kinds, backs, extras, boards")
@@ -306,6 +307,27 @@ def _is_block(lines: list[str], line: int) -> bool:
     if not 1 <= line <= len(lines):
         return False
     return lines[line - 1].rstrip().endswith((">-", ">", "|", "|-", ">+", "|+"))
+
+
+def _check_defaults(raw: Any, bad: Callable[..., None]) -> None:
+    """``defaults`` is checked like a text box: every box that does not say otherwise uses it."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        bad(("defaults",), "'defaults' must be a mapping (font, size, min-size, colour)")
+        return
+    for key, v in raw.items():
+        if key == "colour":
+            try:
+                colour(v if isinstance(v, str) else "?")
+            except ColourError as exc:
+                bad(("defaults", key), str(exc))
+        elif key == "font" and v not in FONTS:
+            bad(("defaults", key), f"unknown font '{v}'", f"one of: {', '.join(sorted(FONTS))}")
+        elif key in ("size", "min-size", "leading") and not (_num(v) and v > 0):
+            bad(("defaults", key), f"'{key}' must be a positive number")
+        elif key not in ("colour", "font", "size", "min-size", "leading"):
+            bad(("defaults", key), f"'{key}' is not a default", "defaults take: colour, font, size, min-size, leading")
 
 
 def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]], list[Diagnostic]]:
