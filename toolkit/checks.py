@@ -196,10 +196,12 @@ def effects_in(data: Any, path: tuple[Any, ...] = (), known: frozenset[str] = fr
         )):
             yield path, kind
         for k, v in data.items():
-            yield from effects_in(v, path + (k,), known)
+            if isinstance(v, (dict, list)):  # scalars hold no effect: skip the generator
+                yield from effects_in(v, path + (k,), known)
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            yield from effects_in(v, path + (i,), known)
+            if isinstance(v, (dict, list)):
+                yield from effects_in(v, path + (i,), known)
 
 
 def load_text_templates(game: Game) -> dict[str, str] | None:
@@ -229,10 +231,12 @@ def rules_effect_kinds(game: Game) -> frozenset[str] | None:
     return None if spec is None else frozenset(spec.effect_kinds)
 
 
-def _report_missing_text_file(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
+def _report_missing_text_file(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame,
+                              known: frozenset[str]) -> None:
     """A printed game with effects but no text.yaml: one error at the first effect, with a count
     (without it every card would print its effects as '[kind]')."""
-    found = [(f, doc, path) for files in docs.values() for f, doc in files for path, _ in effects_in(doc.data)]
+    found = [(f, doc, path) for files in docs.values() for f, doc in files
+             for path, _ in effects_in(doc.data, known=known)]
     if not found:
         return
     f, doc, path = found[0]
@@ -262,7 +266,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
             manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
     printed = (game.templates_dir / "layouts.yaml").is_file()
     if templates is None and printed:
-        _report_missing_text_file(game, docs, out)
+        _report_missing_text_file(game, docs, out, known)
     for files in docs.values():
         for f, doc in files:
             for path, kind in effects_in(doc.data, known=known):

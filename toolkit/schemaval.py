@@ -232,21 +232,24 @@ class SchemaChecker:
     @cached_property
     def problem(self) -> SchemaProblem | None:
         """Why this schema cannot be used, or None: checked once, before any content."""
-        from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
+        import jsonschema_rs
 
         from toolkit.paths import display
 
         name = display(self.schema_path)
         try:
             schema = self.store.load(self.schema_path)
-            Draft202012Validator.check_schema(schema)
-            self.fast_validator  # compiles every pattern and resolves every $ref
         except SchemaProblem as exc:
             return exc
-        except SchemaError as exc:
-            where = _path_text(tuple(exc.absolute_path))
+        try:  # checked against the meta-schema by jsonschema-rs: no jsonschema import when clean
+            jsonschema_rs.meta.validate(schema)
+        except jsonschema_rs.ValidationError as exc:
+            where = _path_text(tuple(exc.instance_path))
             return SchemaProblem(f"not a valid JSON Schema: {_first_line(exc.message)}{_in(where)}", name)
+        except Exception as exc:  # noqa: BLE001 - e.g. a $schema it does not know
+            return SchemaProblem(f"not a valid JSON Schema: {_first_line(str(exc))}", name)
+        try:
+            self.fast_validator  # compiles every pattern and resolves every $ref
         except Exception as exc:  # noqa: BLE001 - jsonschema-rs: bad pattern, unresolvable $ref
             return SchemaProblem(_why_unusable(str(exc)), name)
         return None

@@ -126,11 +126,14 @@ def _wrap(paragraphs: list[list[list[Piece]]], base_font: str, size: float, widt
     return lines, too_wide
 
 
+@lru_cache(maxsize=8192)
 def fit(text: str, base_font: str, size: float, min_size: float, width: float, height: float,
         leading: float = 1.18, step: float = 0.25) -> Fitted:
     """Lay ``text`` out in a width × height box (points), shrinking from size down to min_size.
 
     ``overflow`` is True when even the minimum size does not fit: the caller reports it.
+    Cached: many pieces print the same text in the same box (costs, effect sentences), and a
+    ``Fitted`` is only read afterwards.
     """
     paragraphs = parse(text)
     s = size

@@ -259,6 +259,8 @@ class Templates:
         self.effects = effect_templates
         self.unknown_effects: set[str] = set()
         self._depth = 0
+        self._names: dict[str, tuple[str, ...] | None] = {}
+        self._rendered: dict[tuple[Any, ...], str] = {}
 
     def _ref(self, item_id: str) -> dict[str, Any]:
         """Another component of the game by id, e.g. ``ref(resource).colour``."""
@@ -288,6 +290,12 @@ class Templates:
         """
         if "{" not in source:
             return source
+        plain = _PLAIN_NAME.match(source)
+        if plain and type(context.get(plain.group(1))) in (str, int):
+            return str(context[plain.group(1)])  # '{{ name }}': what Jinja would print, without Jinja
+        key = self._cache_key(source, where, context)
+        if key is not None and key in self._rendered:
+            return self._rendered[key]
         if self._depth == 0:
             self.env.start()
         tpl = self.compile(source, where)
@@ -305,7 +313,35 @@ class Templates:
         if len(out) > MAX_OUTPUT:
             raise TemplateProblem(f"template produced {len(out)} characters (more than {MAX_OUTPUT})",
                                   where.file, where.line)
+        if key is not None:
+            if len(self._rendered) >= _RENDER_CACHE:
+                self._rendered.clear()
+            self._rendered[key] = out
         return out
+
+    def _cache_key(self, source: str, where: Where, context: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The values a template reads, as a key: cards that share them share the rendered text.
+
+        Templates are pure functions of the names they read (the sandbox allows no side effects),
+        so a cost box rendered for one card is the same for every card with that cost. Templates
+        that read big values (every item of a kind) are not cached: building the key would cost
+        more than rendering.
+        """
+        names = self._names.get(source, ())
+        if names == ():
+            names = self._names[source] = _read_names(self.env, source)
+        if names is None:
+            return None
+        values = []
+        for n in names:
+            if n not in context:
+                values.append("<undefined>")  # an error, or a global such as effect_text
+                continue
+            v = context[n]
+            if isinstance(v, (list, dict)) and len(v) > _SMALL:
+                return None
+            values.append(repr(v))
+        return (source, where, *values)
 
     def effect_text(self, effects: Any) -> str:
         """The printed sentences of a list of effects, from the game's text.yaml."""
@@ -324,6 +360,21 @@ class Templates:
             source, where = entry
             parts.append(" ".join(self.render(str(source), where, context_of(effect)).split()))
         return " ".join(parts)
+
+
+_RENDER_CACHE = 50_000
+_PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+_SMALL = 64
+
+
+def _read_names(env: BoundedSandbox, source: str) -> tuple[str, ...] | None:
+    """The context names a template reads, or None when it cannot be parsed (render reports it)."""
+    from jinja2 import meta
+
+    try:
+        return tuple(sorted(meta.find_undeclared_variables(env.parse(source))))
+    except TemplateError:
+        return None
 
 
 def _template_line(exc: BaseException) -> int | None:
