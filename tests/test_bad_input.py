@@ -30,7 +30,11 @@ def test_bad_file_is_reported_at_its_place(name: str, mini_game: Path) -> None:
     proc = run_cli("validate", str(mini_game), "--format", "json")
 
     assert proc.returncode == 1, proc.stdout + proc.stderr
+    if "never_printed" in case:
+        assert case["never_printed"] not in proc.stdout + proc.stderr
     diags = json.loads(proc.stdout)
+    # one mistake, one error: follow-on problems it causes elsewhere are not reported
+    assert not {d["code"] for d in diags} & set(case.get("absent", [])), diags
     matching = [d for d in diags if d["code"] == case["code"]]
     assert matching, f"expected {case['code']} among {[(d['code'], d['message']) for d in diags]}"
     d = matching[0]

@@ -194,12 +194,12 @@ def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
     return doc, diags
 
 
-def _outside_message(path: Path, what: str) -> str:
+def _outside_message(path: Path, shown: str) -> str:
     try:
         path.resolve()
     except RuntimeError:
-        return f"{what} {display(path)} is a loop of symbolic links"
-    return f"{what} {display(path)} lies outside the game's folder; files outside a game are never read"
+        return f"component file {shown} is a loop of symbolic links"
+    return f"component file {shown} lies outside the game's folder; files outside a game are never read"
 
 
 def _read_bounded(path: Path) -> bytes:
@@ -251,7 +251,8 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
             outside = [f for f in files if not inside(f, game_dir)]
             if outside:
-                problems[("components", str(name), "file")] = _outside_message(outside[0], "component file")
+                shown = str(spec.get("file")) + (f"/{outside[0].name}" if target.is_dir() else "")
+                problems[("components", str(name), "file")] = _outside_message(outside[0], shown)
                 files = []
             schema = schemas_dir / str(spec.get("schema", ""))
             if not inside(schema, schema_root) and ("schemas",) not in problems:
