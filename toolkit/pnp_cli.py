@@ -78,7 +78,7 @@ def pnp(
     Exit code 0 when written (warnings such as text overflows are printed), 1 for content
     errors (nothing is written and the previous PDF is kept), 2 for usage errors.
     """
-    from toolkit.diagnostics import FORMATTERS, summary
+    from toolkit.diagnostics import FORMATTERS, collapse_repeats, summary
     from toolkit.paths import display
     from toolkit.outpaths import check_output_file
     from toolkit.pnp import build_pdf, default_output
@@ -111,7 +111,7 @@ def pnp(
         report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
                            crop_marks=crop_marks, only=wanted)
     if report.diagnostics:
-        typer.echo(FORMATTERS[format.value](report.diagnostics))
+        typer.echo(FORMATTERS[format.value](collapse_repeats(report.diagnostics)))
     if not report.ok:
         typer.echo(f"{loaded.game.id}: not printed ({summary(report.diagnostics)}); "
                    f"{display(target)} is unchanged", err=True)

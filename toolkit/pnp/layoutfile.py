@@ -144,8 +144,8 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
     lines = path.read_text(encoding="utf-8").splitlines()
 
     def where(p: tuple[Any, ...]) -> Where:
-        line = doc.pos(p).line
-        return Where(name, line + (1 if _is_block(lines, line) else 0))
+        line, col = doc.pos(p)
+        return Where(name, line + 1, 1) if _is_block(lines, line) else Where(name, line, col)
 
     def read_box(p: tuple[Any, ...], raw: Any) -> Box | None:
         if not isinstance(raw, dict):
@@ -345,5 +345,6 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line
-        out[str(k)] = (str(v), Where(name, line + (1 if _is_block(lines, line) else 0)))
+        col = doc.pos((k,)).col
+        out[str(k)] = (str(v), Where(name, line + 1, 1) if _is_block(lines, line) else Where(name, line, col))
     return out, []

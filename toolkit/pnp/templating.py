@@ -222,19 +222,25 @@ class Where:
 
     file: str
     line: int
+    col: int = 1  # of the template's first character when it is written inline
 
     def at(self, template_line: int | None) -> int:
         return self.line + max((template_line or 1) - 1, 0)
+
+    def col_at(self, template_line: int | None) -> int:
+        """The column to report: the template's own on its first line, else the line's start."""
+        return self.col if (template_line or 1) <= 1 else 1
 
 
 class TemplateProblem(Exception):
     """A template failed; carries its location and the component it was rendering."""
 
-    def __init__(self, message: str, file: str, line: int) -> None:
+    def __init__(self, message: str, file: str, line: int, col: int = 1) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
+        self.col = col
 
 
 def jinja_name(key: str) -> str:
@@ -279,7 +285,7 @@ class Templates:
                 tpl = self.env.from_string(source)
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
-                raise TemplateProblem(f"template error: {exc}", where.file, where.at(line)) from None
+                raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
             self._compiled[key] = tpl
         return tpl
 
@@ -307,12 +313,12 @@ class Templates:
         except (TemplateError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
                 AttributeError, OverflowError, RecursionError, MemoryError) as exc:
             line = _template_line(exc)
-            raise TemplateProblem(f"template error: {exc}", where.file, where.at(line)) from None
+            raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
         finally:
             self._depth -= 1
         if len(out) > MAX_OUTPUT:
             raise TemplateProblem(f"template produced {len(out)} characters (more than {MAX_OUTPUT})",
-                                  where.file, where.line)
+                                  where.file, where.line, where.col)
         if key is not None:
             if len(self._rendered) >= _RENDER_CACHE:
                 self._rendered.clear()
