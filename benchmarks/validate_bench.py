@@ -59,7 +59,7 @@ kinds:
     boxes:
       - {type: rect, x: 0, y: 0, w: 63, h: 88, fill: "#ecd9c6", bleed: true}
       - {type: text, name: title, x: 6, y: 5, w: 40, h: 7, text: "{{ name }}", font: bold, size: 11, min-size: 7}
-      - {type: text, name: cost, x: 46, y: 5, w: 12, h: 7, text: "{{ cost | dice }}", align: right}
+      - {type: text, name: cost, x: 46, y: 5, w: 12, h: 7, text: "{{ cost }}", align: right}
       - {type: text, name: stats, x: 6, y: 14, w: 51, h: 7, text: "{{ type }} · strength {{ strength }}"}
       - {type: text, name: ability, x: 8, y: 59.5, w: 47, h: 19, text: "{{ effect_text(effects) }}", align: center}
 """

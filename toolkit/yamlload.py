@@ -68,8 +68,10 @@ class LoadedYaml:
     """Plain data plus where each value (and each mapping key) stands in the file."""
 
     data: Any
-    values: dict[Path, Pos] = field(default_factory=dict)
-    keys: dict[Path, Pos] = field(default_factory=dict)
+    #: 0-based (line, column) as the parser gives them: a plain tuple per value is the cheapest
+    #: thing to keep for 200,000 values; ``pos`` turns one into a 1-based Pos when asked.
+    values: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
     problems: list[YamlProblem] = field(default_factory=list)
     first_line: str = ""
 
@@ -81,11 +83,13 @@ class LoadedYaml:
         table = self.keys if key else self.values
         p = tuple(path)
         if p in table:
-            return table[p]
+            line, col = table[p]
+            return Pos(line + 1, col + 1)
         while p:
             p = p[:-1]
             if p in self.values:
-                return self.values[p]
+                line, col = self.values[p]
+                return Pos(line + 1, col + 1)
         return Pos(1, 1)
 
 
@@ -264,11 +268,11 @@ class _Builder:
                                      "write the fields out, or use an alias for the whole value")
                     if kpath in keys:
                         first = keys[kpath]
-                        self.problem("HK003", f"duplicate key '{key}' (first at line {first.line})", mark,
+                        self.problem("HK003", f"duplicate key '{key}' (first at line {first[0] + 1})", mark,
                                      "each key may appear once in a mapping; remove or rename one")
                         top.key = _SKIP
                     else:
-                        keys[kpath] = Pos(mark.line + 1, mark.column + 1)
+                        keys[kpath] = (mark.line, mark.column)
                         top.key = key
                     continue
                 # A value.
@@ -279,7 +283,7 @@ class _Builder:
                 else:
                     path = top.path + (len(top.value),)
                 mark = ev.start_mark
-                values[path] = Pos(mark.line + 1, mark.column + 1)
+                values[path] = (mark.line, mark.column)
                 if cls is ScalarEvent:
                     if ev.tag is None:
                         if ev.implicit[0] and not ev.style:
