@@ -63,3 +63,24 @@ def test_byte_order_mark_is_accepted() -> None:
 def test_not_utf8_points_at_the_byte() -> None:
     doc = load_bytes(b"a: 1\nb: caf\xe9\n")
     assert doc.problems[0].code == "HK002" and doc.problems[0].pos == Pos(2, 7)
+
+
+def test_any_bytes_load_into_data_or_located_problems_never_an_exception() -> None:
+    """Property: the loader never raises; every problem it reports has a 1-based place."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pieces = st.sampled_from(["- ", ": ", "[", "]", "{", "}", "&a ", "*a", "!!int ", "!!python/name:os.system",
+                              "\n", "  ", "'", '"', "#", "---\n", "? ", "<<: ", "9" * 1200, "\t", "%YAML 1.2\n"])
+    text = st.lists(st.one_of(pieces, st.text(max_size=4)), max_size=40).map("".join)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(raw=st.one_of(text.map(lambda t: t.encode("utf-8", "surrogatepass")), st.binary(max_size=64)))
+    def check(raw: bytes) -> None:
+        doc = load_bytes(raw)
+        for problem in doc.problems:
+            assert problem.pos.line >= 1 and problem.pos.col >= 1
+        for path in list(doc.values)[:50]:
+            assert doc.pos(path).line >= 1
+
+    check()
