@@ -66,9 +66,12 @@ def test_text_written_into_a_block_counts_towards_the_limit() -> None:
         "{% set x %}{% for i in range(1000) %}{% for j in range(100) %}{{ 'y' * 1000 }}{% endfor %}{% endfor %}{% endset %}")
 
 
-def test_templates_cannot_accumulate_state_across_iterations() -> None:
+def test_state_carried_across_iterations_is_capped_like_any_value() -> None:
     assert "unsafe" in refused("{% set l = [] %}{% for i in range(10) %}{{ l.append(i) }}{% endfor %}")
-    assert "undefined" in refused("{% set ns = namespace(s='a') %}{{ ns.s }}")
+    assert "builds a value" in refused(
+        "{% set ns = namespace(s='a') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}")
+    assert render("{% set ns = namespace(n=0) %}{% for i in range(4) %}{% set ns.n = ns.n + i %}{% endfor %}{{ ns.n }}") \
+        == "6"
     assert "undefined" in refused("{{ lipsum(5) }}")
 
 

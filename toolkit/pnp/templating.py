@@ -37,8 +37,9 @@ MAX_INT_BITS = 4_096
 MAX_WRITTEN = 10 * MAX_OUTPUT
 _TEMPLATE_FILE = "<hordekit-template>"
 _BIG_FORMAT = re.compile(r"%[-+ #0]*\d{4,}|\{[^{}]*:[^{}]*\d{4,}[^{}]*\}")
-#: Helpers a card has no use for; ``namespace`` would let a loop accumulate across iterations.
-_REMOVED_GLOBALS = ("lipsum", "namespace", "cycler", "joiner")
+#: Helpers a card has no use for. (``namespace`` stays: layouts sum points with it, and every
+#: value assigned to it is capped like any other.)
+_REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
 
 
 def _size(value: Any) -> int:
