@@ -238,3 +238,15 @@ def test_scenario_problems_are_reported_at_their_own_line_and_the_batch_goes_on(
     assert any(line.startswith("FAIL") and "c-unknown-game.yaml:2:7:" in line for line in lines)
     assert any(line.startswith("PASS") and "d-good.yaml" in line for line in lines)
     assert lines[-1] == "1 passed, 3 failed"
+
+
+# --- no code from the current folder --------------------------------------------------------------
+
+def test_a_rules_module_planted_in_the_current_folder_is_never_run(mini_game: Path, tmp_path: Path) -> None:
+    manifest = mini_game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("title: Mini Skirmish", "title: Mini Skirmish\nrules: plantedrules"))
+    marker = tmp_path / "ran"
+    (tmp_path / "plantedrules.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    proc = run_cli("validate", str(mini_game), cwd=tmp_path)
+    assert proc.returncode in (0, 1)
+    assert not marker.exists()
