@@ -14,19 +14,22 @@ from toolkit.cliutil import usage_error
 
 
 def _writable_folder(folder: Path, option: str) -> None:
-    """Make sure ``folder`` exists (creating it) and a file can be created in it."""
+    """Make sure ``folder`` exists or can be created, and that a file can be created there.
+
+    Nothing is created: the probe runs in the deepest folder that exists, so a command that
+    stops for another reason right after leaves no trace.
+    """
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
         usage_error(f"{option}: {existing} is a file, not a folder")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".hordekit-probe.", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=".hordekit-probe.", dir=existing)
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        usage_error(f"{option}: cannot write in {folder}: {exc.strerror or exc}")
+        usage_error(f"{option}: cannot write in {existing}: {exc.strerror or exc}")
 
 
 def check_output_file(path: Path, option: str = "--output") -> Path:
@@ -41,7 +44,7 @@ def check_output_file(path: Path, option: str = "--output") -> Path:
 
 
 def check_output_dir(path: Path, option: str = "--output") -> Path:
-    """``path`` is a folder we can write in, created when missing."""
+    """``path`` is a folder we can write in (the write itself creates it when missing)."""
     if str(path) in ("", "-"):
         usage_error(f"{option}: give a folder name (got {str(path)!r})")
     if path.exists() and not path.is_dir():

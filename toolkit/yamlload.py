@@ -68,10 +68,8 @@ class LoadedYaml:
     """Plain data plus where each value (and each mapping key) stands in the file."""
 
     data: Any
-    #: 0-based (line, column) as the parser gives them: a plain tuple per value is the cheapest
-    #: thing to keep for 200,000 values; ``pos`` turns one into a 1-based Pos when asked.
-    values: dict[Path, tuple[int, int]] = field(default_factory=dict)
-    keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    values: dict[Path, Pos] = field(default_factory=dict)
+    keys: dict[Path, Pos] = field(default_factory=dict)
     problems: list[YamlProblem] = field(default_factory=list)
     first_line: str = ""
 
@@ -83,13 +81,11 @@ class LoadedYaml:
         table = self.keys if key else self.values
         p = tuple(path)
         if p in table:
-            line, col = table[p]
-            return Pos(line + 1, col + 1)
+            return table[p]
         while p:
             p = p[:-1]
             if p in self.values:
-                line, col = self.values[p]
-                return Pos(line + 1, col + 1)
+                return self.values[p]
         return Pos(1, 1)
 
 
@@ -268,11 +264,11 @@ class _Builder:
                                      "write the fields out, or use an alias for the whole value")
                     if kpath in keys:
                         first = keys[kpath]
-                        self.problem("HK003", f"duplicate key '{key}' (first at line {first[0] + 1})", mark,
+                        self.problem("HK003", f"duplicate key '{key}' (first at line {first.line})", mark,
                                      "each key may appear once in a mapping; remove or rename one")
                         top.key = _SKIP
                     else:
-                        keys[kpath] = (mark.line, mark.column)
+                        keys[kpath] = Pos(mark.line + 1, mark.column + 1)
                         top.key = key
                     continue
                 # A value.
@@ -283,7 +279,7 @@ class _Builder:
                 else:
                     path = top.path + (len(top.value),)
                 mark = ev.start_mark
-                values[path] = (mark.line, mark.column)
+                values[path] = Pos(mark.line + 1, mark.column + 1)
                 if cls is ScalarEvent:
                     if ev.tag is None:
                         if ev.implicit[0] and not ev.style:
