@@ -217,10 +217,24 @@ def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     fitted = richtext.fit(text, font, size, min(min_size, size), w, h, float(box.props.get("leading", d.get("leading", 1.18))))
     if fitted.overflow:
         _overflow(env, target, box, index, min_size)
+    _too_small(env, target, box, index, fitted.size)
     if c is not None:
         ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
                       str(box.props.get("valign", "top")), ink, env.icons)
+
+
+MIN_PRINT_PT = 6.0  # below this, printed text is hard to read at arm's length
+
+
+def _too_small(env: DrawEnv, target: Target, box: Box, index: int, size: float) -> None:
+    """Text that prints below 6 pt (as set, or after shrinking to fit) is a warning at the piece's line."""
+    if size < MIN_PRINT_PT - 1e-6:
+        name = box.props.get("name") or f"box {index + 1} ({box.type})"
+        env.collector.add(warning(
+            "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt",
+            target.file, target.line, target.col,
+            "give the box more room or shorter text, or raise its size and min-size in layouts.yaml"))
 
 
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
@@ -315,6 +329,7 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         s = round(s - 0.25, 2)
     if not ok:
         _overflow(env, target, box, index, min_size)
+    _too_small(env, target, box, index, s)
     if c is None:
         return
     ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
