@@ -38,6 +38,9 @@ class Recorder:
         self._sink = sink if sink is not None else hashlib.sha256()
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)  # not a real canvas: drawing code may ask
+
         def call(*args: Any, **kwargs: Any) -> Any:
             self._sink.update(f"{name}{_args(args)}{sorted(kwargs.items())!r}".encode())
             if name in ("beginPath", "beginText"):

@@ -153,6 +153,7 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
     from toolkit.pnp.fonts import register_fonts
 
     register_fonts()  # text is measured with the same fonts it will be printed in
+    prepared.env.art_errors = True
     for face in prepared.faces:
         _render(None, face.design, face.ctx, prepared.env, face.target, 0.0, loaded)
     for bname, design in prepared.boards.items():
