@@ -124,9 +124,10 @@ def _render_page(pdf: Any, index: int, dpi: int) -> Any:
     return pdf[index].render(scale=dpi / 72).to_pil().convert("RGB")
 
 
-def _trim(image: Any, bleed: float, dpi: int) -> Any:
+def _trim(image: Any, size: tuple[float, float], bleed: float, dpi: int) -> Any:
+    """The piece without its bleed: the trim box, to the pixel."""
     px = round(bleed / 25.4 * dpi)
-    return image.crop((px, px, image.width - px, image.height - px)) if px else image
+    return image.crop((px, px, px + round(size[0] / 25.4 * dpi), px + round(size[1] / 25.4 * dpi)))
 
 
 def _save_png(image: Any, path: Path, dpi: int) -> Path:
@@ -152,7 +153,7 @@ def export_png(loaded: LoadedGame, out_dir: Path, *, dpi: int = 300, bleed: floa
             image = _render_page(pdf, index, dpi)
             base = out_dir / _safe(p.kind) / f"{_safe(p.item_id)}-{side}"
             result.files.append(_save_png(image, base.with_name(base.name + ".png"), dpi))
-            result.files.append(_save_png(_trim(image, bleed, dpi), base.with_name(base.name + "-trim.png"), dpi))
+            result.files.append(_save_png(_trim(image, p.size, bleed, dpi), base.with_name(base.name + "-trim.png"), dpi))
     return result
 
 
