@@ -7,7 +7,7 @@ inside the commands so `hordekit --help` stays instant.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 
@@ -17,18 +17,21 @@ export_app = typer.Typer(help="Export pieces as images or files for print shops 
                          no_args_is_help=True)
 
 
-def _finish(result: object, what: str, target: Path) -> None:
+def _export(game: str, output: Optional[Path], default: str, what: str, run: Callable[[Any, Path], Any]) -> None:
+    """Load the game, run one export into ``output`` (or out/<game>/<default>) and report it."""
     from toolkit.diagnostics import format_text, summary
     from toolkit.paths import display
 
-    diags = result.diagnostics  # type: ignore[attr-defined]
+    loaded = _load(game)
+    target = output or Path("out") / loaded.game.id / default
+    result = run(loaded, target)
+    diags = result.diagnostics
     if diags:
         typer.echo(format_text(diags))
-    if not result.ok:  # type: ignore[attr-defined]
+    if not result.ok:
         typer.echo(f"nothing exported ({summary(diags)})", err=True)
         raise typer.Exit(1)
-    files = result.files  # type: ignore[attr-defined]
-    typer.echo(f"{display(target)}: {len(files)} {what} ({summary(diags)})", err=True)
+    typer.echo(f"{display(target)}: {len(result.files)} {what} ({summary(diags)})", err=True)
 
 
 @export_app.command("png")
@@ -41,9 +44,7 @@ def png(
     """Every piece as its own PNG (front and back, with and without bleed), for print-shop uploads."""
     from toolkit.export import export_png
 
-    loaded = _load(game)
-    target = output or Path("out") / loaded.game.id / "png"
-    _finish(export_png(loaded, target, dpi=dpi, bleed=bleed), "PNG files", target)
+    _export(game, output, "png", "PNG files", lambda loaded, target: export_png(loaded, target, dpi=dpi, bleed=bleed))
 
 
 @export_app.command("tts")
@@ -55,10 +56,8 @@ def tts(
     """Tabletop Simulator deck sheets (up to 10 x 7), back images and a saved-object JSON."""
     from toolkit.export import export_tts
 
-    loaded = _load(game)
-    target = output or Path("out") / loaded.game.id / "tts"
-    _finish(export_tts(loaded, target, dpi=dpi), "files (copy the .json into Tabletop Simulator's Saved Objects folder)",
-            target)
+    _export(game, output, "tts", "files (copy the .json into Tabletop Simulator's Saved Objects folder)",
+            lambda loaded, target: export_tts(loaded, target, dpi=dpi))
 
 
 @export_app.command("pieces")
@@ -70,9 +69,7 @@ def pieces(
     """One piece per page (front, then back) with TrimBox and BleedBox set, for print shops."""
     from toolkit.export import pieces_pdf
 
-    loaded = _load(game)
-    target = output or Path("out") / loaded.game.id / "pieces.pdf"
-    _finish(pieces_pdf(loaded, target, bleed=bleed), "file", target)
+    _export(game, output, "pieces.pdf", "file", lambda loaded, target: pieces_pdf(loaded, target, bleed=bleed))
 
 
 def register(app: typer.Typer) -> None:
