@@ -227,11 +227,22 @@ def test_changed_since_reprints_a_changed_board_and_only_board_prints_boards(rep
     layouts.write_text(layouts.read_text().replace('fill: "#e9e4cf"', 'fill: "#e0dcc0"'))
     ids, reader = _reprint(repo)
     assert ids == {"field"}
-    assert all(name == "board:field" for p in reader.pages for name, *_ in page_ops(reader, p)[0])
+    assert all(name.startswith("board:field") for p in reader.pages for name, *_ in page_ops(reader, p)[0])
     pdf = repo / "boards.pdf"
     assert run_cli("pnp", "hexfix", "--only", "board", "-o", str(pdf), cwd=repo, extra_path=[PYLIB]).returncode == 0
-    names = {n for p in pypdf.PdfReader(str(pdf)).pages for n, *_ in page_ops(pypdf.PdfReader(str(pdf)), p)[0]}
-    assert names == {"board:field", "board:mat"}
+    names = {n.split(":")[1] for p in pypdf.PdfReader(str(pdf)).pages for n, *_ in page_ops(pypdf.PdfReader(str(pdf)), p)[0]}
+    assert names == {"field", "mat"}
+
+
+def test_a_board_that_needs_fewer_sheets_turned_is_turned_and_says_so(tmp_path: Path) -> None:
+    pdf = tmp_path / "field.pdf"
+    proc = run_cli("pnp", str(HEXFIX), "--only", "field", "-o", str(pdf), extra_path=[PYLIB])
+    assert proc.returncode == 0
+    assert "board 'field': turned sideways, 1 sheet(s) instead of 2" in proc.stderr
+    reader = pypdf.PdfReader(str(pdf))
+    (name, x, y, w, h), = page_ops(reader, reader.pages[0])[0]
+    assert name == "board:field:turned" and h > w  # 240 mm wide upright: on A4 only turned
+    assert x >= 5 and y >= 5 and x + w <= 205 and y + h <= 292
 
 
 # --- art --------------------------------------------------------------------------------------

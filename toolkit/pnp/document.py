@@ -7,6 +7,7 @@ the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -237,6 +238,10 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
     for bname, design in prepared.boards.items():
         board = prepared.layouts.boards[bname]
         plan = plan_board(design.size, board.overlap, paper)
+        turned = plan_board((design.size[1], design.size[0]), board.overlap, paper)
+        if len(turned.windows) < len(plan.windows):  # fewer sheets to cut and glue when turned a quarter
+            notes.append(f"board '{bname}': turned sideways, {len(turned.windows)} sheet(s) instead of {len(plan.windows)}")
+            plan = dataclasses.replace(turned, turned=True)
         for win in plan.windows:
             label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
             fronts.append(Page(label, board=(bname, plan, win)))
@@ -327,10 +332,18 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                     design = prepared.boards[bname]
                     board = prepared.layouts.boards[bname]
                     boards_drawn[bname] = f"board:{bname}"
-                    c.beginForm(boards_drawn[bname], 0, 0, mm(design.size[0]), mm(design.size[1]))
+                    w, h = design.size
+                    c.beginForm(boards_drawn[bname], 0, 0, mm(w), mm(h))
                     _render(c, design, base_context(loaded), env, Target(f"board '{bname}'", board.where.file,
                                                                          board.where.line), 0.0, loaded)
                     c.endForm()
+                    if plan.turned:  # the same board turned a quarter, as a form of its own
+                        c.beginForm(f"board:{bname}:turned", 0, 0, mm(h), mm(w))
+                        c.translate(mm(h), 0)
+                        c.rotate(90)
+                        c.doForm(boards_drawn[bname])
+                        c.endForm()
+                        boards_drawn[bname] = f"board:{bname}:turned"
                 draw_board_page(c, boards_drawn[bname], plan, win)
             shift = back_offset if page.back_of is not None else (0.0, 0.0)
             for pl in page.placements:
