@@ -312,7 +312,7 @@ def _unique_pieces(game_dir: Path) -> dict[str, int]:
 def test_export_png_writes_every_piece_front_and_back_with_and_without_bleed(tmp_path: Path) -> None:
     from PIL import Image
 
-    proc = run_cli("export", "png", str(HEXFIX), "-o", str(tmp_path), extra_path=[PYLIB])
+    proc = run_cli("export", "png", str(HEXFIX), "-d", str(tmp_path), extra_path=[PYLIB])
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for unit in _unique_pieces(HEXFIX):
         for side in ("front", "back"):
@@ -339,7 +339,7 @@ def test_pieces_pdf_has_one_piece_per_page_with_trim_and_bleed_boxes(tmp_path: P
 def test_export_tts_writes_decks_tabletop_simulator_reads_with_every_card(tmp_path: Path) -> None:
     from PIL import Image
 
-    proc = run_cli("export", "tts", "kingdoms", "-o", str(tmp_path), "--dpi", "60")
+    proc = run_cli("export", "tts", "kingdoms", "-d", str(tmp_path), "--dpi", "60")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     save = json.loads((tmp_path / "kingdoms.json").read_text())
     assert isinstance(save["ObjectStates"], list) and save["ObjectStates"]

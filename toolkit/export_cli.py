@@ -37,7 +37,7 @@ def _export(game: str, output: Optional[Path], default: str, what: str, run: Cal
 @export_app.command("png")
 def png(
     game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Folder. Default: out/<game>/png")] = None,
+    output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder. Default: out/<game>/png")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=72, max=1200, help="Resolution.")] = 300,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, help="Bleed in mm for the with-bleed images.")] = 3.0,
 ) -> None:
@@ -50,7 +50,7 @@ def png(
 @export_app.command("tts")
 def tts(
     game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Folder. Default: out/<game>/tts")] = None,
+    output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder. Default: out/<game>/tts")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=50, max=300, help="Resolution of the deck sheets.")] = 150,
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10 x 7), back images and a saved-object JSON."""
@@ -63,7 +63,7 @@ def tts(
 @export_app.command("pieces")
 def pieces(
     game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PDF. Default: out/<game>/pieces.pdf")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="PDF. Default: out/<game>/pieces.pdf")] = None,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, help="Bleed in mm.")] = 3.0,
 ) -> None:
     """One piece per page (front, then back) with TrimBox and BleedBox set, for print shops."""
