@@ -11,6 +11,7 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
+from toolkit.cliutil import say
 from toolkit.pnp_cli import _load
 
 export_app = typer.Typer(help="Export pieces as images or files for print shops and Tabletop Simulator.",
@@ -31,7 +32,7 @@ def _export(game: str, output: Optional[Path], default: str, what: str, run: Cal
     if not result.ok:
         typer.echo(f"nothing exported ({summary(diags)})", err=True)
         raise typer.Exit(1)
-    typer.echo(f"{display(target)}: {len(result.files)} {what} ({summary(diags)})", err=True)
+    say(f"{display(target)}: {len(result.files)} {what} ({summary(diags)})", err=True)
 
 
 @export_app.command("png")

@@ -104,7 +104,7 @@ def pnp(
 
         target = output or default_output(loaded.game.id).with_name("calibration.pdf")
         write_calibration(target, paper=paper.value, backs=backs.value, title=loaded.game.title)
-        typer.echo(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
+        say(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
         return
     wanted = _check_ids(loaded, only) if only else None
     if changed_since:
@@ -133,7 +133,7 @@ def pnp(
     if report.diagnostics:
         typer.echo(FORMATTERS[format.value](report.diagnostics))
     for note in report.notes:
-        typer.echo(f"note: {note}", err=True)
+        say(f"note: {note}", err=True)
     if not report.ok:
         typer.echo(f"{loaded.game.id}: not printed ({summary(report.diagnostics)}); "
                    f"{display(target)} is unchanged", err=True)
