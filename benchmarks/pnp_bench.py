@@ -1,7 +1,9 @@
 """Print-and-play speed: every component of every shipped game with layouts, into PDFs.
 
 Run: .venv/bin/python benchmarks/pnp_bench.py [--repeat N]
-Prints, per game and in total, the pieces printed, seconds, pieces per second and PDF size.
+Prints, per game and in total, the pieces printed, seconds, pieces per second and PDF size;
+then, once per game, the exports (one-piece-per-page PDF, 300 DPI PNGs, Tabletop Simulator) and
+the --changed-since comparison (laying the game out twice and recording every piece's drawing).
 Loading and validating content is timed separately: it is not part of printing.
 """
 
@@ -17,7 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from toolkit.games import load_game  # noqa: E402
+from toolkit.export import export_png, export_tts, pieces_pdf  # noqa: E402
 from toolkit.pnp import build_pdf  # noqa: E402
+from toolkit.pnp.changes import appearance  # noqa: E402
 
 GAMES = ("hordes-and-heroes", "kingdoms")
 
@@ -47,6 +51,18 @@ def main() -> None:
               f"{pieces / best:8.0f} pieces/s  {report.bytes / 1024:7.0f} KiB  (load {load_s:.3f} s)")
     print(f"{'all games':<20} {total_pieces:>5} pieces            {total_seconds:6.3f} s  "
           f"{total_pieces / total_seconds:8.0f} pieces/s  {total_bytes / 1024:7.0f} KiB")
+    for game_id in GAMES:
+        loaded = load_game(ROOT / "content" / game_id)
+        timings = []
+        for label, run in (("pieces.pdf", lambda: pieces_pdf(loaded, out / f"{game_id}-pieces.pdf")),
+                           ("png 300 dpi", lambda: export_png(loaded, out / f"{game_id}-png")),
+                           ("tts 150 dpi", lambda: export_tts(loaded, out / f"{game_id}-tts")),
+                           ("appearance x2", lambda: (appearance(loaded), appearance(loaded)))):
+            t = time.perf_counter()
+            result = run()
+            files = len(getattr(result, "files", [])) if not isinstance(result, tuple) else len(result[0] or {})
+            timings.append(f"{label} {time.perf_counter() - t:.2f} s ({files})")
+        print(f"{game_id:<20} " + " · ".join(timings))
 
 
 if __name__ == "__main__":

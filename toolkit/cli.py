@@ -390,7 +390,7 @@ def _pnp_stage(loaded: Any, opts: BuildOptions, out_dir: Path, report: Any, deta
 
 
 #: Modules that add their own commands to `app` through a `register(app)` function.
-COMMAND_MODULES = ("toolkit.pnp_cli", "toolkit.play_cli", "toolkit.designer_cli")
+COMMAND_MODULES = ("toolkit.pnp_cli", "toolkit.play_cli", "toolkit.designer_cli", "toolkit.export_cli")
 
 
 def _register_commands() -> None:

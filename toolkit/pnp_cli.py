@@ -62,6 +62,19 @@ def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
     return wanted
 
 
+def _offset(text: str | None) -> tuple[float, float]:
+    """``--back-offset 0.8,-1.2`` as millimetres; anything else is a usage error."""
+    if not text:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        usage_error(f"--back-offset takes two numbers of millimetres, X,Y (e.g. 0.8,-1.2), not '{text}'")
+    if abs(x) > 20 or abs(y) > 20:
+        usage_error("--back-offset is limited to 20 mm each way")
+    return (x, y)
+
+
 def pnp(
     game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size.")] = Paper.a4,
@@ -70,7 +83,9 @@ def pnp(
     backs: Annotated[Backs, typer.Option("--backs", help="duplex-long / duplex-short: a back sheet after each front sheet, mirrored for that flip; separate: all back sheets at the end; none: no backs.")] = Backs.duplex_long,
     bleed: Annotated[float, typer.Option("--bleed", help="Bleed around every piece, in mm.", min=0.0, max=10.0)] = 3.0,
     crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Draw crop marks at the trim lines.")] = True,
-    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="GIT_REF", help="Only components whose data changed since this git commit: the reprint sheet after a tweak.")] = None,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="GIT_REF", help="Only the pieces whose printed appearance changed since this git commit: the reprint sheet after a tweak.")] = None,
+    back_offset: Annotated[Optional[str], typer.Option("--back-offset", metavar="X,Y", help="Shift every back by X,Y mm (as read on the calibration page's back) to undo a printer's duplex misalignment.")] = None,
+    calibration: Annotated[bool, typer.Option("--calibration", help="Write a two-page calibration sheet instead (default out/<game>/calibration.pdf): checks the printer's scale and measures its duplex offset.")] = False,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print problems (text, json, github).")] = OutputFormat.text,
 ) -> None:
     """Write a print-and-play PDF of a game: every piece with bleed, crop marks and duplex backs.
@@ -85,7 +100,15 @@ def pnp(
 
     if output is not None:
         check_output_file(output)  # before any work
+    offset = _offset(back_offset)
     loaded = _load(game)
+    if calibration:
+        from toolkit.pnp.calibration import write_calibration
+
+        target = output or default_output(loaded.game.id).with_name("calibration.pdf")
+        write_calibration(target, paper=paper.value, backs=backs.value, title=loaded.game.title)
+        say(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
+        return
     wanted = _check_ids(loaded, only) if only else None
     if changed_since:
         from toolkit.pnp.changes import ChangeError, changed_ids
@@ -105,13 +128,15 @@ def pnp(
     if show:
         with typer.progressbar(length=max(total, 1), label=f"printing {loaded.game.id}", file=sys.stderr) as bar:
             report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
-                               crop_marks=crop_marks, only=wanted, progress=bar.update)
+                               crop_marks=crop_marks, only=wanted, progress=bar.update, back_offset=offset)
             bar.update(max(bar.length - bar.pos, 0))  # dice and other bought pieces are not drawn
     else:
         report = build_pdf(loaded, target, paper=paper.value, bleed=bleed, backs=backs.value,
-                           crop_marks=crop_marks, only=wanted)
+                           crop_marks=crop_marks, only=wanted, back_offset=offset)
     if report.diagnostics:
         typer.echo(FORMATTERS[format.value](collapse_repeats(report.diagnostics)))
+    for note in report.notes:
+        say(f"note: {note}", err=True)
     if not report.ok:
         typer.echo(f"{loaded.game.id}: not printed ({summary(report.diagnostics)}); "
                    f"{display(target)} is unchanged", err=True)

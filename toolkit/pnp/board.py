@@ -213,6 +213,7 @@ class BoardPlan:
     seams_x: list[tuple[float, float]]  # overlap strips along x: (start, end) in board mm
     seams_y: list[tuple[float, float]]
     origin: tuple[float, float]  # where a window's bottom-left sits on the paper
+    turned: bool = False  # the board is printed turned a quarter (fewer sheets that way)
 
 
 def _split(total: float, avail: float, overlap: float) -> list[float]:

@@ -7,6 +7,7 @@ the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from toolkit.paths import display
 from toolkit.pnp.board import BoardPlan, board_design, draw_board_page, plan_board
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.faces import Face, base_context, collect_faces
+from toolkit.pnp.furniture import draw_furniture, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
 from toolkit.pnp.glyphs import read_icons
@@ -38,6 +40,7 @@ class PnpReport:
     faces: dict[str, int] = field(default_factory=dict)
     bytes: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # imposition choices worth telling (pieces turned)
 
     @property
     def ok(self) -> bool:
@@ -151,6 +154,7 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
     from toolkit.pnp.fonts import register_fonts
 
     register_fonts()  # text is measured with the same fonts it will be printed in
+    prepared.env.art_errors = True
     for face in prepared.faces:
         _render(None, face.design, face.ctx, prepared.env, face.target, 0.0, loaded)
     for bname, design in prepared.boards.items():
@@ -177,54 +181,67 @@ def _back_form(name: str, size: tuple[float, float]) -> str:
     return f"back:{name}:{size[0]:g}x{size[1]:g}"
 
 
+def _back_key(prepared: Prepared, loaded: LoadedGame, f: Face, backs: str, back_forms: dict[str, BackForm]) -> str | None:
+    """The form name of face ``f``'s back (registering it in ``back_forms``), or None without one."""
+    design = f.design
+    back = design.back if backs != "none" else None
+    if not back:
+        return None
+    if back == "front":  # double-sided: the face again, as its own form so pieces count once
+        back_forms[f"back:front:{f.key}"] = BackForm(design, f.ctx, f.target)
+        return f"back:front:{f.key}"
+    bdesign = prepared.layouts.backs[back]
+    key = _back_form(back, design.size) + (f":{f.key}" if bdesign.per_item else "")
+    ctx = {**(f.ctx if bdesign.per_item else base_context(loaded)), "deck": back}
+    target = f.target if bdesign.per_item else Target(
+        f"back '{back}'", bdesign.where.file if bdesign.where else "", bdesign.where.line if bdesign.where else 1)
+    back_forms[key] = BackForm(Design(bdesign.name, design.size, bdesign.boxes, where=bdesign.where), ctx, target)
+    return key
+
+
 def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float], bleed: float,
-               backs: str) -> tuple[list[Page], dict[str, BackForm], list[Diagnostic]]:
-    """Fronts in kind order, each kind on its own sheets; backs placed per the duplex mode."""
+               backs: str) -> tuple[list[Page], dict[str, BackForm], list[Diagnostic], list[str]]:
+    """Fronts in kind order; kinds of the same size share sheets (ganged); backs per the duplex mode."""
     fronts: list[Page] = []
     back_pages: dict[int, Page] = {}
     back_forms: dict[str, BackForm] = {}
     diags: list[Diagnostic] = []
-    groups: dict[str, list[Face]] = {}
+    notes: list[str] = []
+    groups: dict[tuple[float, float], list[Face]] = {}
     for face in prepared.faces:
-        groups.setdefault(face.group, []).append(face)
-    for group, faces in groups.items():
-        design = faces[0].design
-        grid = make_grid(paper, design.size, bleed)
+        groups.setdefault(face.design.size, []).append(face)
+    for size, faces in groups.items():
+        kinds = list(dict.fromkeys(f.group for f in faces))
+        label = ", ".join(kinds)
+        grid = make_grid(paper, size, bleed)
         if grid is None:
-            where = design.where
-            diags.append(error("HK407", f"'{group}' ({design.size[0]:g} × {design.size[1]:g} mm plus {bleed:g} mm bleed) "
-                               "does not fit on the paper", where.file if where else "", where.line if where else 1))
+            where = faces[0].design.where
+            diags.append(error("HK407", f"'{label}' ({size[0]:g} × {size[1]:g} mm plus {bleed:g} mm bleed) does not fit "
+                               f"inside the printable area of the paper (5 mm from every edge)",
+                               where.file if where else "", where.line if where else 1))
             continue
+        if grid.rotated:
+            notes.append(f"{label}: {grid.per_page} per sheet, turned sideways (more fit that way than upright "
+                         "inside the 5 mm printable margin)")
         copies = [f for f in faces for _ in range(f.copies)]
-        back = design.back if backs != "none" else None
-        bforms: dict[str, str] = {}
-        if back:
-            bdesign = (Design(design.name, design.size, design.boxes, where=design.where, per_item=True)
-                       if back == "front" else prepared.layouts.backs[back])
-            for f in faces:
-                if back == "front":  # double-sided: the face again, as its own form so pieces count once
-                    back_forms[f"back:front:{f.key}"] = BackForm(design, f.ctx, f.target)
-                    bforms[f.key] = f"back:front:{f.key}"
-                    continue
-                key = _back_form(back, design.size) + (f":{f.key}" if bdesign.per_item else "")
-                ctx = {**(f.ctx if bdesign.per_item else base_context(loaded)), "deck": back}
-                target = f.target if bdesign.per_item else Target(
-                    f"back '{back}'", bdesign.where.file if bdesign.where else "", bdesign.where.line if bdesign.where else 1)
-                back_forms[key] = BackForm(Design(bdesign.name, design.size, bdesign.boxes, where=bdesign.where), ctx, target)
-                bforms[f.key] = key
+        bforms = {f.key: k for f in faces if (k := _back_key(prepared, loaded, f, backs, back_forms))}
         for start in range(0, len(copies), grid.per_page):
             chunk = copies[start:start + grid.per_page]
-            page = Page(group, [Placement(f.key, grid.slot(i)) for i, f in enumerate(chunk)], grid)
+            page = Page(label, [Placement(f.key, grid.slot(i)) for i, f in enumerate(chunk)], grid)
             fronts.append(page)
             if backs != "none":
                 mode = "duplex-short" if backs == "duplex-short" else "duplex-long"
-                bp = Page(group, [], grid, back_of=len(fronts) - 1)
-                if bforms:
-                    bp.placements = [Placement(bforms[p.form], grid.back_of(p.slot, mode)) for p in page.placements]
+                bp = Page(label, [], grid, back_of=len(fronts) - 1)
+                bp.placements = [Placement(bforms[p.form], grid.back_of(p.slot, mode))
+                                 for p in page.placements if p.form in bforms]
                 back_pages[len(fronts) - 1] = bp
     for bname, design in prepared.boards.items():
         board = prepared.layouts.boards[bname]
         plan = plan_board(design.size, board.overlap, paper)
+        turned = plan_board((design.size[1], design.size[0]), board.overlap, paper)
+        if len(turned.windows) < len(plan.windows):  # fewer sheets to cut and glue when turned a quarter
+            notes.append(f"board '{bname}': turned sideways, {len(turned.windows)} sheet(s) instead of {len(plan.windows)}")
+            plan = dataclasses.replace(turned, turned=True)
         for win in plan.windows:
             label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
             fronts.append(Page(label, board=(bname, plan, win)))
@@ -242,12 +259,12 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
     for p in pages:
         if p.back_of is not None:
             p.front_no = numbers.get(id(fronts[p.back_of]), 0)
-    return pages, back_forms, diags
+    return pages, back_forms, diags, notes
 
 
 def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: float = 3.0,
               backs: str = "duplex-long", crop_marks: bool = True, only: set[str] | None = None,
-              progress: Progress | None = None) -> PnpReport:
+              progress: Progress | None = None, back_offset: tuple[float, float] = (0.0, 0.0)) -> PnpReport:
     """Write the game's print-and-play PDF to ``output`` (atomically); never raises for bad content."""
     from reportlab.pdfgen.canvas import Canvas
 
@@ -269,7 +286,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
         return report
     register_fonts()
     paper_mm = PAPERS[paper]
-    pages, back_forms, pdiags = plan_pages(prepared, loaded, paper_mm, bleed, backs)
+    pages, back_forms, pdiags, report.notes = plan_pages(prepared, loaded, paper_mm, bleed, backs)
     for d in pdiags:
         prepared.env.collector.add(d)
     game = loaded.game
@@ -296,6 +313,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             w, h = face.design.size
             c.beginForm(face.key, 0, 0, mm(w + 2 * bleed), mm(h + 2 * bleed))
             _render(c, face.design, face.ctx, env, face.target, bleed, loaded)
+            version_mark(c, face.design.size, bleed, fp)
             c.endForm()
             report.faces[face.group] = report.faces.get(face.group, 0) + face.copies
             if progress:
@@ -316,24 +334,30 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                     design = prepared.boards[bname]
                     board = prepared.layouts.boards[bname]
                     boards_drawn[bname] = f"board:{bname}"
-                    c.beginForm(boards_drawn[bname], 0, 0, mm(design.size[0]), mm(design.size[1]))
+                    w, h = design.size
+                    c.beginForm(boards_drawn[bname], 0, 0, mm(w), mm(h))
                     _render(c, design, base_context(loaded), env, Target(f"board '{bname}'", board.where.file,
                                                                          board.where.line), 0.0, loaded)
                     c.endForm()
+                    if plan.turned:  # the same board turned a quarter, as a form of its own
+                        c.beginForm(f"board:{bname}:turned", 0, 0, mm(h), mm(w))
+                        c.translate(mm(h), 0)
+                        c.rotate(90)
+                        c.doForm(boards_drawn[bname])
+                        c.endForm()
+                        boards_drawn[bname] = f"board:{bname}:turned"
                 draw_board_page(c, boards_drawn[bname], plan, win)
+            shift = back_offset if page.back_of is not None else (0.0, 0.0)
             for pl in page.placements:
-                c.saveState()
-                c.translate(mm(pl.slot.x - bleed), mm(pl.slot.y - bleed))
-                c.doForm(pl.form)
-                c.restoreState()
+                place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift)
             if crop_marks and page.grid is not None and page.placements:
-                _crop_marks(c, page, backs)
+                _crop_marks(c, page, backs, shift)
             if page.back_of is not None:
                 what = (f"back of page {page.front_no} ({page.label})" if page.placements
                         else f"back of page {page.front_no}: left blank")
             else:
                 what = page.label
-            _footer(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}")
+            draw_furniture(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}")
             c.showPage()
             if progress:
                 progress(0)
@@ -351,7 +375,24 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             tmp.unlink()
 
 
-def _crop_marks(c: Any, page: Page, backs: str) -> None:
+def place_form(c: Any, form: str, slot: Slot, bleed: float, back: bool = False,
+               shift: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Place a face (drawn once as a form) in its slot; turned pieces turn a quarter, their backs the other way."""
+    c.saveState()
+    x, y = slot.x + shift[0], slot.y + shift[1]
+    if not slot.rotated:
+        c.translate(mm(x - bleed), mm(y - bleed))
+    elif not back:
+        c.translate(mm(x + slot.w + bleed), mm(y - bleed))
+        c.rotate(90)
+    else:
+        c.translate(mm(x - bleed), mm(y + slot.h + bleed))
+        c.rotate(-90)
+    c.doForm(form)
+    c.restoreState()
+
+
+def _crop_marks(c: Any, page: Page, backs: str, shift: tuple[float, float] = (0.0, 0.0)) -> None:
     grid = page.grid
     assert grid is not None
     c.saveState()
@@ -365,18 +406,9 @@ def _crop_marks(c: Any, page: Page, backs: str) -> None:
             marks = [(x1, H - y1, x2, H - y2) for x1, y1, x2, y2 in marks]
         else:
             marks = [(W - x1, y1, W - x2, y2) for x1, y1, x2, y2 in marks]
+    dx, dy = shift
     for x1, y1, x2, y2 in marks:
-        c.line(mm(x1), mm(y1), mm(x2), mm(y2))
-    c.restoreState()
-
-
-def _footer(c: Any, paper: tuple[float, float], text: str) -> None:
-    from toolkit.pnp.fonts import FONTS
-
-    c.saveState()
-    c.setFillColorRGB(0.35, 0.35, 0.35)
-    c.setFont(FONTS["regular"], 5.5)
-    c.drawCentredString(mm(paper[0] / 2), mm(1.4), text)
+        c.line(mm(x1 + dx), mm(y1 + dy), mm(x2 + dx), mm(y2 + dy))
     c.restoreState()
 
 

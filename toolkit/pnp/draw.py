@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolkit.diagnostics import Diagnostic, warning
+from toolkit.diagnostics import Diagnostic, error, warning
 from toolkit.pnp import richtext
 from toolkit.pnp.fonts import font_name
 from toolkit.pnp.glyphs import IconSet
@@ -52,6 +52,7 @@ class DrawEnv:
     game_dir: Path
     collector: Collector
     icons: IconSet = field(default_factory=IconSet)
+    art_errors: bool = False  # validate: missing art is an error; printing: a warning and a placeholder
 
 
 _DEFAULT_INK = "#222222"
@@ -218,10 +219,24 @@ def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     fitted = richtext.fit(text, font, size, min(min_size, size), w, h, float(box.props.get("leading", d.get("leading", 1.18))))
     if fitted.overflow:
         _overflow(env, target, box, index, min_size)
+    _too_small(env, target, box, index, fitted.size)
     if c is not None:
         ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
                       str(box.props.get("valign", "top")), ink, env.icons)
+
+
+MIN_PRINT_PT = 6.0  # below this, printed text is hard to read at arm's length
+
+
+def _too_small(env: DrawEnv, target: Target, box: Box, index: int, size: float) -> None:
+    """Text that prints below 6 pt (as set, or after shrinking to fit) is a warning at the piece's line."""
+    if size < MIN_PRINT_PT - 1e-6:
+        name = box.props.get("name") or f"box {index + 1} ({box.type})"
+        env.collector.add(warning(
+            "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt",
+            target.file, target.line, target.col,
+            "give the box more room or shorter text, or raise its size and min-size in layouts.yaml"))
 
 
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
@@ -245,8 +260,19 @@ def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         env.icons.draw(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
 
 
+ART_DPI = 300  # art is downsampled to this resolution at its printed size
+ART_TYPES = (".png", ".jpg", ".jpeg", ".svg")
+
+
+def _art_problem(env: DrawEnv, target: Target, message: str, hint: str = "") -> None:
+    """Art problems: an error for ``hordekit validate``, a warning (and a placeholder) when printing."""
+    make = error if env.art_errors else warning
+    env.collector.add(make("HK405", f"{target.label}: {message}", target.file, target.line, target.col, hint))
+
+
 def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
            target: Target, data: Any, index: int) -> None:
+    """Art (PNG, JPEG or SVG) from the game's folder, scaled to fit the box; a placeholder when missing."""
     rel = env.templates.render(str(box.props.get("image", "")), box.where.get("image", _nowhere(target)), ctx).strip()
     if not rel:
         return
@@ -255,20 +281,80 @@ def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
     root = env.game_dir.resolve()
     path = root / rel
     if not inside(path, root):  # symbolic links followed; a link loop counts as outside
-        env.collector.add(warning("HK405", f"{target.label}: art '{rel}' lies outside the game's folder; not printed",
-                                  target.file, target.line, target.col, "keep art inside content/<game>/"))
-        return
-    if not path.is_file():
-        env.collector.add(warning("HK405", f"{target.label}: art '{rel}' not found; the box is left empty",
-                                  target.file, target.line, target.col))
-        return
-    if c is not None:
+        _art_problem(env, target, f"art '{rel}' lies outside the game's folder", "keep art inside the game's folder")
+    elif path.suffix.lower() not in ART_TYPES:
+        _art_problem(env, target, f"art '{rel}' is not PNG, JPEG or SVG")
+    elif not path.is_file():
+        _art_problem(env, target, f"art '{rel}' not found", f"looked for {path}")
+    else:
         try:
-            c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+            if c is None:
+                _open_art(path)  # validate: the file must be readable
+            else:
+                _draw_art(c, path, x, y, w, h)
+            return
         except Exception:  # a broken image file is the designer's content, not our bug
-            env.collector.add(warning("HK405", f"{target.label}: art '{rel}' cannot be read as an image; "
-                                      "the box is left empty", target.file, target.line, target.col,
-                                      "save the art as PNG or JPEG"))
+            _art_problem(env, target, f"art '{rel}' cannot be read as an image; a placeholder is printed",
+                         "save the art as PNG, JPEG or SVG")
+    if c is not None:
+        _placeholder(c, x, y, w, h)
+
+
+def _open_art(path: Path) -> Any:
+    if path.suffix.lower() == ".svg":
+        from svglib.svglib import svg2rlg
+
+        drawing = svg2rlg(str(path))
+        if drawing is None:
+            raise ValueError("not an SVG drawing")
+        return drawing
+    from PIL import Image
+
+    img = Image.open(path)
+    img.load()
+    return img
+
+
+def _draw_art(c: Any, path: Path, x: float, y: float, w: float, h: float) -> None:
+    """Scale to fit, centred; bitmaps above 300 DPI at that size are downsampled first."""
+    import hashlib
+
+    c.addLiteral(f"% art {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}")  # what changed-since compares
+    art = _open_art(path)
+    if path.suffix.lower() == ".svg":
+        from reportlab.graphics import renderPDF
+
+        scale = min(w / max(art.width, 1e-6), h / max(art.height, 1e-6))
+        c.saveState()
+        c.translate(x + (w - art.width * scale) / 2, y + (h - art.height * scale) / 2)
+        c.scale(scale, scale)
+        if hasattr(c, "_doc"):
+            renderPDF.draw(art, c, 0, 0)
+        c.restoreState()
+        return
+    from reportlab.lib.utils import ImageReader
+
+    scale = min(w / art.width, h / art.height)
+    dw, dh = art.width * scale, art.height * scale
+    need = (max(1, round(dw / 72 * ART_DPI)), max(1, round(dh / 72 * ART_DPI)))
+    if art.width > need[0] or art.height > need[1]:
+        art = art.resize(need)
+    c.drawImage(ImageReader(art), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+
+
+def _placeholder(c: Any, x: float, y: float, w: float, h: float) -> None:
+    """Missing art prints as a grey crossed box saying so, never as an empty hole."""
+    from toolkit.pnp.fonts import FONTS
+
+    c.setFillColorRGB(0.9, 0.9, 0.9)
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.5)
+    c.rect(x, y, w, h, stroke=1, fill=1)
+    c.line(x, y, x + w, y + h)
+    c.line(x, y + h, x + w, y)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    c.setFont(FONTS["bold"], 6)
+    c.drawCentredString(x + w / 2, y + h / 2 - 2, "art missing")
 
 
 def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
@@ -319,6 +405,7 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         s = round(s - 0.25, 2)
     if not ok:
         _overflow(env, target, box, index, min_size)
+    _too_small(env, target, box, index, s)
     if c is None:
         return
     ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)

@@ -39,3 +39,14 @@ def draw_furniture(c: Any, paper: tuple[float, float], footer: str) -> None:
     c.setFont(FONTS["bold"], 5.5)
     c.drawString(mm(x0 + RULER_MM + 2), mm(top + 0.2), f"{RULER_MM} mm · {SCALE_NOTE}")
     c.restoreState()
+
+
+def version_mark(c: Any, size: tuple[float, float], bleed: float, fingerprint: str) -> None:
+    """A tiny grey ``v<fingerprint>`` inside the trim at the bottom centre: a stray old card is known."""
+    from toolkit.pnp.fonts import FONTS
+
+    c.saveState()
+    c.setFillColorRGB(0.45, 0.45, 0.45)
+    c.setFont(FONTS["regular"], 2.6)
+    c.drawCentredString(mm(bleed + size[0] / 2), mm(bleed + 0.6), f"v{fingerprint[:8]}")
+    c.restoreState()

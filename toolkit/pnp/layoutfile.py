@@ -184,7 +184,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         for key in ("size", "min-size", "stroke-width", "radius", "leading", "head"):
             if key in raw and not _num(raw[key]):
                 bad(p + (key,), f"'{key}' must be a number")
-        props = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
+        props = {k: v for k, v in raw.items() if k not in COMMON_KEYS or k == "name"}  # name: for messages
         wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
         return Box(kind, *geo, props=props, where=wheres,
                    when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0))
