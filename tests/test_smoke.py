@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -43,8 +42,18 @@ def _plan(**kw):  # noqa: ANN202
     return RunPlan(**base)
 
 
-def _comparable(outcome) -> list[dict]:  # noqa: ANN001
-    return [{k: v for k, v in asdict(s).items() if k != "seconds"} for s in outcome.summaries]
+def _report(tally) -> dict:  # noqa: ANN001
+    """The report of a tally, with everything that says how the run went (time, workers) fixed."""
+    from toolkit.smoke.stats import build_report
+
+    return build_report(tally, game="coinrace", title="Coin Race", fingerprint="-",
+                        plan={"players": (2, 3, 4), "seed": 11, "bots": ["random"], "check": "sample", "games": 120},
+                        seconds=1.0, workers=1, backend="process", interrupted=False,
+                        components={"step-one": "move", "step-two": "move"})
+
+
+def _comparable(outcome) -> dict:  # noqa: ANN001
+    return _report(outcome.tally)
 
 
 def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
@@ -52,9 +61,9 @@ def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
 
     one = run(_plan(), coinrace_data, workers=1)
     two = run(_plan(), coinrace_data, workers=2)
-    assert [s.index for s in one.summaries] == list(range(120))
+    assert one.tally.played == 120
     assert _comparable(one) == _comparable(two)
-    assert any(s.error for s in one.summaries) and any(not s.error for s in one.summaries)
+    assert one.tally.failed and one.tally.finished
 
 
 def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict) -> None:
@@ -192,4 +201,5 @@ def test_hordes_and_heroes_games_do_not_depend_on_worker_history() -> None:
                    bots=("heuristic",), check="none")
     one = run(plan, loaded.data, workers=1)
     two = run(plan, loaded.data, workers=2)
+    assert one.tally.finished == 60
     assert _comparable(one) == _comparable(two)

@@ -8,18 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.atomic import open_text, write_text
-from toolkit.smoke.runner import GameSummary
 
 LOG_FORMAT = "hordekit-log/1"
 
 
-def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, summary: GameSummary,
+def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, failed: dict[str, Any],
              options: dict[str, Any]) -> Path:
-    """A failed game as a replayable log: content fingerprint plus every action, chance included."""
-    path = folder / f"game-{summary.index:05d}-seed-{summary.seed}.json"
+    """A failed game as a replayable log: content fingerprint plus every action, chance included.
+
+    ``failed`` is one of a tally's kept errors: index, seed, players, bots, message, actions."""
+    path = folder / f"game-{failed['index']:05d}-seed-{failed['seed']}.json"
     log = {"format": LOG_FORMAT, "game": game, "content": game_dir, "fingerprint": fingerprint,
-           "players": summary.players, "seed": summary.seed, "bots": summary.bots, "options": options,
-           "error": summary.error, "actions": summary.actions or []}
+           "players": failed["players"], "seed": failed["seed"], "bots": failed["bots"], "options": options,
+           "error": failed["message"], "actions": failed["actions"]}
     write_text(path, json.dumps(log, separators=(",", ":")) + "\n")
     return path
 
