@@ -146,7 +146,7 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     r = report
     echo = typer.echo
     echo(f"{r['title']}: {r['games_finished']}/{r['games_requested']} games finished"
-         f"{' (interrupted)' if r['interrupted'] else ''}, {len(r['errors'])} failed, {r['stalemates']} stalemates, "
+         f"{' (interrupted)' if r['interrupted'] else ''}, {r['games_failed']} failed, {r['stalemates']} stalemates, "
          f"{r['games_checked']} checked; {r['games_per_second']} games/s on {r['workers']} worker(s)")
     turns = r["turns"]
     if turns.get("count"):
@@ -182,8 +182,9 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     for e in r["errors"][:10]:
         echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {e['message']}")
         echo(f"    reproduce: {e['command']}")
-    if len(r["errors"]) > 10:
-        echo(f"  … and {len(r['errors']) - 10} more failed games (see the report)")
+    if r["games_failed"] > 10:
+        kept = f"; logs of the first {len(r['errors'])} are saved" if r["games_failed"] > len(r["errors"]) else ""
+        echo(f"  … and {r['games_failed'] - 10} more failed games (see the report{kept})")
     if "compared_with" in r:
         moved = r["compared_with"]["significant"]
         echo(f"  since {r['compared_with']['file']}: " + (f"significant shifts: {', '.join(moved)}" if moved
