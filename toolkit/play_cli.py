@@ -244,7 +244,7 @@ def smoke(
 
     Exit code 1 when any game failed (crash, illegal state, broken invariant).
     """
-    from toolkit.smoke.runner import default_workers
+    from toolkit.smoke.runner import default_bot, default_workers, known_bots
 
     output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
@@ -256,11 +256,10 @@ def smoke(
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
-    default_bot = "heuristic" if "heuristic" in spec.bots else "random" if "random" in spec.bots else sorted(spec.bots)[0]
-    names = [n for b in (bot or [default_bot]) for n in b.split(",") if n]
-    unknown = [n for n in names if n.partition(":")[0] not in spec.bots]
+    names = [n for b in (bot or [default_bot(spec)]) for n in b.split(",") if n]
+    unknown = [n for n in names if n.partition(":")[0] not in known_bots(spec)]
     if unknown:
-        usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
+        usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(known_bots(spec))}")
     variants = [v for item in (variant or []) for v in item.split(",") if v]
     if variants:
         check_variants(loaded, spec, counts, variants)

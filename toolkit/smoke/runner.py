@@ -249,6 +249,17 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
         client.close()
 
 
+def known_bots(spec: Any) -> list[str]:
+    """Every bot a smoke run may seat in this game."""
+    return sorted(spec.bots)
+
+
+def default_bot(spec: Any) -> str:
+    """The bot smoke runs seat by default: the game's heuristic bot when it has one."""
+    names = known_bots(spec)
+    return "heuristic" if "heuristic" in names else "random" if "random" in names else names[0]
+
+
 def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
