@@ -110,10 +110,14 @@ def measured_run(game: PlayableGame, players: int, bot: str, games: int, workers
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _cluster() -> Any:
+def _cluster(profile: bool = False) -> Any:
+    """Two local Dask workers; ``profile``: with Dask's task profiler on (its default), or off as
+    docs/smoke.md recommends for long-lived smoke workers."""
+    import dask
     import distributed
 
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with dask.config.set({"distributed.worker.profile.enabled": profile}):
+        return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                     silence_logs=50)
 
 
@@ -131,7 +135,7 @@ def _worker_rss(cluster: Any) -> list[float]:
 
 
 def memory(game: PlayableGame, players: int, bot: str, small: int, large: int, dask_runs: int,
-           root: Path = ROOT) -> None:
+           root: Path = ROOT, only_dask: bool = False) -> None:
     print(f"memory: {game.id}, {players} player(s), bot {bot}, no checks; {small:,} against {large:,} games"
           " (target: within 1.2x)")
     print(f"  {'where':<12}{'process':<12}{f'{small:,} games':>14}{f'{large:,} games':>14}{'ratio':>8}")
@@ -139,7 +143,7 @@ def memory(game: PlayableGame, players: int, bot: str, small: int, large: int, d
     def row(where: str, what: str, a: float, b: float) -> None:
         print(f"  {where:<12}{what:<12}{a / 1024:>10.1f} MiB{b / 1024:>10.1f} MiB{b / a:>7.2f}x")
 
-    for workers in (1, 2):
+    for workers in () if only_dask else (1, 2):
         a = measured_run(game, players, bot, small, workers, root=root)
         b = measured_run(game, players, bot, large, workers, root=root)
         row(f"{workers} worker{'s' if workers > 1 else ''}", "parent", a["parent_kib"], b["parent_kib"])
@@ -156,17 +160,20 @@ def memory(game: PlayableGame, players: int, bot: str, small: int, large: int, d
             peaks.append(measured_run(game, players, bot, n, 0, "dask", cluster.scheduler_address, root))
     row("dask", "client", peaks[0]["parent_kib"], peaks[1]["parent_kib"])
     row("", "workers", peaks[0]["worker_kib"], peaks[1]["worker_kib"])
-    with _cluster() as cluster:
-        before = _worker_rss(cluster)
-        after = []
-        for _ in range(dask_runs):
-            measured_run(game, players, bot, small, 0, "dask", cluster.scheduler_address, root)
-            after.append(_worker_rss(cluster))
-    cells = "  ".join("/".join(f"{v:.0f}" for v in run) for run in after)
-    growth = max(max(a) for a in after[1:]) - max(after[0]) if len(after) > 1 else 0.0
-    print(f"  dask workers' RSS (MiB, worker 1/worker 2), idle {'/'.join(f'{v:.0f}' for v in before)}, "
-          f"after each of {dask_runs} runs of {small:,} games on one cluster: {cells}")
-    print(f"  growth from run 1 to the highest later run: {growth:+.1f} MiB (target: flat)")
+    print("  (Dask: two local workers started with the task profiler off, as docs/smoke.md recommends)")
+    print(f"  dask workers' RSS (MiB, worker 1/worker 2) when idle, then after each of {dask_runs} runs of "
+          f"{small:,} games on one cluster (target: flat):")
+    for profile in (True, False):
+        with _cluster(profile) as cluster:
+            before = _worker_rss(cluster)
+            after = []
+            for _ in range(dask_runs):
+                measured_run(game, players, bot, small, 0, "dask", cluster.scheduler_address, root)
+                after.append(_worker_rss(cluster))
+        cells = "  ".join("/".join(f"{v:.0f}" for v in run) for run in [before, *after])
+        growth = max(max(a) for a in after) - max(after[0])
+        label = "profiler on (Dask's default)" if profile else "profiler off (docs/smoke.md)"
+        print(f"    {label:<30} {cells}   run 1 to highest: {growth:+.1f} MiB")
 
 
 def main() -> None:
@@ -177,10 +184,11 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=10_000)
     parser.add_argument("--dask-runs", type=int, default=5)
     parser.add_argument("--no-speed", action="store_true", help="only the memory figures")
+    parser.add_argument("--only-dask", action="store_true", help="of the memory figures, only Dask's")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="measure the memory of another checkout of hordekit (e.g. before a change)")
     args = parser.parse_args()
-    if args.root != ROOT:  # the measured runs and the Dask workers import that checkout
+    if args.root != ROOT:  # the measured runs and the Dask workers (spawned with this path) import that checkout
         os.environ["PYTHONPATH"] = str(args.root.resolve())
     games, skipped = playable_games()
     for line in skipped:
@@ -190,7 +198,9 @@ def main() -> None:
     game, players, bot, rate = fastest_setting(games)
     print(f"fastest setting: {game.id}, {players} player(s), bot {bot}: {rate:.0f} games/s on one worker")
     t = time.perf_counter()
-    memory(game, players, bot, args.small, args.large, args.dask_runs, args.root.resolve())
+    if args.root != ROOT:
+        sys.path.insert(0, str(args.root.resolve()))
+    memory(game, players, bot, args.small, args.large, args.dask_runs, args.root.resolve(), args.only_dask)
     print(f"  (memory runs took {time.perf_counter() - t:.0f} s)")
 
 

@@ -68,9 +68,9 @@ def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
 
 def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict) -> None:
     distributed = pytest.importorskip("distributed")
-    from toolkit.smoke.runner import run
+    from toolkit.smoke.runner import PROFILER_NOTE, run
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     try:
         client = distributed.Client(cluster)
         client.run(lambda: sys.path.insert(0, str(PYLIB)))
@@ -81,6 +81,41 @@ def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict)
     pool = run(_plan(), coinrace_data, workers=2)
     assert _comparable(dask) == _comparable(pool)
     assert dask.backend == "dask"
+    assert dask.notes == [PROFILER_NOTE]  # a default cluster profiles tasks: the designer is told
+
+
+def test_a_dask_worker_builds_the_model_once_and_keeps_nothing_of_a_run(coinrace_data: dict) -> None:
+    """Workers set up as docs/smoke.md recommends (task profiler off, so no note): from run to run
+    on one cluster nothing stays behind on a worker but the model, built once for the content."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    from toolkit.smoke.runner import run
+
+    def kept() -> tuple:
+        import gc
+
+        from toolkit.smoke import runner
+
+        gc.collect()
+        return id(runner._WORKER.get("model")), len(gc.get_objects())
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        with distributed.Client(cluster) as client:
+            client.run(lambda: sys.path.insert(0, str(PYLIB)))
+            seen = []
+            for _ in range(4):
+                outcome = run(_plan(games=300), coinrace_data, workers=1, backend="dask",
+                              scheduler=cluster.scheduler_address)
+                assert outcome.notes == []
+                seen.append(next(iter(client.run(kept).values())))
+    finally:
+        cluster.close()
+    assert len({model for model, _ in seen}) == 1  # built once, kept for the same content
+    objects = [n for _, n in seen]
+    assert objects[-1] - objects[1] < 2000, objects  # not a summary, a tally or a profile per game
 
 
 def test_seats_rotate_for_mixed_lineups() -> None:

@@ -117,6 +117,8 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     bar = _Progress(games, progress and sys.stderr.isatty())
     outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
     bar.close()
+    for note in outcome.notes:
+        typer.echo(note, err=True)
     kinds = {item["id"]: kind for kind, items in loaded.data.items() for item in items if "id" in item}
     report = build_report(outcome.tally, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
                           plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games,

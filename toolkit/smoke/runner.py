@@ -59,7 +59,7 @@ def game_setup(plan: RunPlan, index: int) -> tuple[int, int, list[str], bool]:
 
 @dataclass
 class GameSummary:
-    """One game's outcome, small enough to send back from a worker."""
+    """One game's outcome: folded into the worker's tally as soon as the game ends."""
 
     index: int
     seed: int
@@ -128,15 +128,29 @@ def play_indices(indices: list[int]) -> tuple[Tally, int]:
 
 
 def _dask_play(plan: RunPlan, token: str, data: dict[str, Any], indices: list[int]) -> tuple[Tally, int]:
-    """A Dask task. The model is built once per worker for given rules and content (``token``)
-    and kept for later runs of the same content: rebuilding it for every run is what made a
-    long-lived worker's memory creep up from run to run."""
+    """A Dask task. The model is built once per worker for given rules and content (``token``, a
+    digest of the content) and kept for later runs of the same content. Keying it on the digest,
+    not on the id of the scattered data, means a later run with changed content can never reuse a
+    stale model whose data happened to get the same id."""
     if _WORKER.get("token") != (plan.rules, token):
         _WORKER.clear()
         _init_worker(plan, data, ignore_sigint=False)
         _WORKER["token"] = (plan.rules, token)
     _WORKER["plan"] = plan
     return play_indices(indices)
+
+
+def _worker_profiles() -> bool:
+    """On a Dask worker: whether Dask's statistical profiler runs there (it does by default)."""
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled", True))
+
+
+#: Said once per Dask run when the workers profile their tasks.
+PROFILER_NOTE = ("note: the Dask workers profile every task (Dask's default): each keeps about 17 minutes of "
+                 "stack samples, so its memory rises from run to run until that history is full. Start the "
+                 "workers with DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False to keep it flat (docs/smoke.md).")
 
 
 def content_token(data: dict[str, Any]) -> str:
@@ -158,6 +172,7 @@ class RunOutcome:
     backend: str
     interrupted: bool = False
     peak_rss_kib: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
 def chunks(n: int, workers: int) -> Iterator[list[int]]:
@@ -179,21 +194,22 @@ def run(plan: RunPlan, data: dict[str, list[dict[str, Any]]], workers: int, back
     peak = 0
     interrupted = False
     done = progress or (lambda n: None)
+    notes: list[str] = []
     try:
-        for part, rss in _execute(plan, data, workers, backend, scheduler):
+        for part, rss in _execute(plan, data, workers, backend, scheduler, notes):
             tally.merge(part)
             peak = max(peak, rss)
             done(part.played)
     except KeyboardInterrupt:
         interrupted = True
-    return RunOutcome(tally, time.perf_counter() - start, workers, backend, interrupted, peak)
+    return RunOutcome(tally, time.perf_counter() - start, workers, backend, interrupted, peak, notes)
 
 
 def _execute(plan: RunPlan, data: dict[str, Any], workers: int, backend: str,
-             scheduler: str | None) -> Iterator[tuple[Tally, int]]:
+             scheduler: str | None, notes: list[str]) -> Iterator[tuple[Tally, int]]:
     work = chunks(plan.games, workers)
     if backend == "dask":
-        yield from _execute_dask(plan, data, work, scheduler)
+        yield from _execute_dask(plan, data, work, scheduler, notes)
     elif workers <= 1:
         _init_worker(plan, data, ignore_sigint=False)
         for indices in work:
@@ -221,7 +237,7 @@ def _execute_pool(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
 
 
 def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]],
-                  scheduler: str | None) -> Iterator[tuple[Tally, int]]:
+                  scheduler: str | None, notes: list[str]) -> Iterator[tuple[Tally, int]]:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
@@ -230,6 +246,8 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
         raise RuntimeError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
     client = Client(scheduler, timeout="20s")
     try:
+        if any(client.run(_worker_profiles).values()):
+            notes.append(PROFILER_NOTE)
         token = content_token(data)
         payload = client.scatter(data, broadcast=True, hash=False)
         window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
