@@ -84,6 +84,28 @@ def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict)
     assert dask.notes == [PROFILER_NOTE]  # a default cluster profiles tasks: the designer is told
 
 
+def test_seats_can_mix_bots_and_the_search_bot_plays_alike_on_one_worker_two_and_dask(coinrace_data: dict) -> None:
+    """--bot search:8,greedy: the line-up rotates across seats, and every backend plays the same."""
+    distributed = pytest.importorskip("distributed")
+    from toolkit.smoke.runner import game_setup, run
+
+    plan = _plan(games=40, players=(2, 3), bots=("search:8", "greedy"))
+    assert {tuple(game_setup(plan, i)[2]) for i in range(8)} == {
+        ("search:8", "greedy"), ("greedy", "search:8"), ("search:8", "greedy", "search:8"),
+        ("greedy", "search:8", "search:8"), ("search:8", "search:8", "greedy")}
+    one = run(plan, coinrace_data, workers=1)
+    two = run(plan, coinrace_data, workers=2)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        with distributed.Client(cluster) as client:
+            client.run(lambda: sys.path.insert(0, str(PYLIB)))
+        dask = run(plan, coinrace_data, workers=2, backend="dask", scheduler=cluster.scheduler_address)
+    finally:
+        cluster.close()
+    assert one.tally.played == 40
+    assert _comparable(one) == _comparable(two) == _comparable(dask)
+
+
 def test_a_dask_worker_builds_the_model_once_and_keeps_nothing_of_a_run(coinrace_data: dict) -> None:
     """Workers set up as docs/smoke.md recommends (task profiler off, so no note): from run to run
     on one cluster nothing stays behind on a worker but the model, built once for the content."""

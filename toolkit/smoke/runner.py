@@ -92,10 +92,9 @@ def _init_worker(plan: RunPlan, data: dict[str, list[dict[str, Any]]], ignore_si
     _WORKER.update(plan=plan, spec=spec, model=spec.build_model(data))
 
 
-def choice_events(spec: Any) -> frozenset[str] | None:
-    """The usage events the game declares as a seat's own choice (None: count every event)."""
-    events = getattr(spec, "choice_events", None)
-    return frozenset(events) if events is not None else None
+def choice_events(spec: Any) -> frozenset[str]:
+    """The usage events the game declares as a seat's own choice (see GameSpec.choice_events)."""
+    return frozenset(spec.choice_events)
 
 
 def play_one(plan: RunPlan, spec: Any, model: Any, index: int) -> GameSummary:
@@ -268,7 +267,7 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
 
 
 def known_bots(spec: Any) -> list[str]:
-    """Every bot a smoke run may seat in this game."""
+    """Every bot a smoke run may seat in this game: its own, and random and search (engine.core)."""
     return sorted(spec.bots)
 
 

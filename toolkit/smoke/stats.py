@@ -78,7 +78,7 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
     report["stats"] = {k: h.summary() for k, h in sorted(t.stats.items())}
     report["shortages"] = {k: {"games": int(games), "total": total} for k, (games, total) in sorted(t.shortages.items())}
     report["components"], report["never"] = _components(t, components)
-    report["coverage"] = _coverage(report["components"], t.seat_games, set(t.choice_events or ()) or None)
+    report["coverage"] = _coverage(report["components"], t.seat_games, t.choice_events)
     report["flags"] = _flags(report, t)
     return report
 
@@ -143,13 +143,13 @@ def _components(t: Tally, components: dict[str, str]) -> tuple[dict[str, Any], d
     return out, never
 
 
-def _coverage(comps: dict[str, Any], seat_games: int, choice: set[str] | None) -> dict[str, Any]:
+def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str]) -> dict[str, Any]:
     """Share of the choosable components that at least COVERAGE_MIN of all seats chose.
 
     A kind is choosable when the game reports a choice event for its components (a kind whose
     components the game never reports a choice for, such as tiles or tokens, is left out).
     """
-    kinds = {c["kind"] for c in comps.values() if c["kind"] and any(choice is None or e in choice for e in c["events"])}
+    kinds = {c["kind"] for c in comps.values() if c["kind"] and any(e in choice for e in c["events"])}
     rows = {cid: c for cid, c in comps.items() if c["kind"] in kinds}
     below = sorted(({"id": cid, "kind": c["kind"], "pick_rate": c["pick_rate"]} for cid, c in rows.items()
                     if c["pick_rate"] < COVERAGE_MIN), key=lambda r: (r["kind"], r["pick_rate"], r["id"]))

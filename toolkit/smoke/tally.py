@@ -136,11 +136,11 @@ def win_share(wins_by_ties: Counter) -> Fraction:
 class Tally:
     """Everything the smoke report needs, as totals that merge (see the module docstring).
 
-    ``choice_events`` are the usage events that mean a seat chose to use a component (the game's
-    declaration); ``None`` counts every event as a choice.
+    ``choice_events`` are the usage events that mean a seat chose to use a component: the game's
+    declaration (``GameSpec.choice_events``).
     """
 
-    choice_events: frozenset[str] | None = None
+    choice_events: frozenset[str] = frozenset()
     played: int = 0
     finished: int = 0
     failed: int = 0
@@ -210,7 +210,7 @@ class Tally:
             used: set[int] = set()
             for event, per_seat in events.items():
                 comp.events[event] += sum(per_seat)
-                if choice is None or event in choice:
+                if event in choice:
                     used.update(i for i, n in enumerate(per_seat) if n)
             if used:
                 comp.seats_used += len(used)
@@ -251,7 +251,7 @@ class Tally:
         return self
 
     @classmethod
-    def of(cls, summaries: Iterable[Any], choice_events: frozenset[str] | None = None) -> "Tally":
+    def of(cls, summaries: Iterable[Any], choice_events: frozenset[str] = frozenset()) -> "Tally":
         """A tally of the given summaries, folded one by one."""
         tally = cls(choice_events)
         for s in summaries:
