@@ -106,10 +106,6 @@ class Histogram:
         return out
 
 
-def _hist_dict() -> dict[str, Histogram]:
-    return {}
-
-
 @dataclass
 class ComponentTally:
     """One component over the run: event totals, and the seats that chose to use it."""
@@ -157,7 +153,7 @@ class Tally:
     turns: Histogram = field(default_factory=Histogram)
     scores: Histogram = field(default_factory=Histogram)
     margin: Histogram = field(default_factory=Histogram)
-    stats: dict[str, Histogram] = field(default_factory=_hist_dict)
+    stats: dict[str, Histogram] = field(default_factory=dict)
     #: statistic -> [games where it was above zero, total]
     shortages: dict[str, list[float]] = field(default_factory=dict)
     components: dict[str, ComponentTally] = field(default_factory=dict)
