@@ -236,6 +236,8 @@ def test_bad_arguments_are_usage_errors() -> None:
     assert run_cli("smoke", "no-such-game").returncode == 2
     assert run_cli("smoke", "hordes-and-heroes", "--players", "1..9").returncode == 2
     assert run_cli("smoke", "hordes-and-heroes", "--bot", "genius").returncode == 2
+    bad_budget = run_cli("smoke", "hordes-and-heroes", "--bot", "search:lots,heuristic")
+    assert bad_budget.returncode == 2 and "search:lots" in bad_budget.stderr
 
 
 def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:

@@ -59,6 +59,24 @@ def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
     return counts
 
 
+def check_bots(spec: Any, names: list[str]) -> None:
+    """Every bot name known to the game, and its settings (``search:200``) accepted: a usage
+    error now rather than every game failing later."""
+    import random
+
+    from toolkit.smoke.runner import known_bots
+
+    for name in names:
+        base, _, setting = name.partition(":")
+        if base not in known_bots(spec):
+            usage_error(f"unknown bot {base!r}; this game has: {', '.join(known_bots(spec))}")
+        if setting:
+            try:
+                spec.bots[base](0, random.Random(0), budget=setting)
+            except (TypeError, ValueError) as exc:
+                usage_error(f"--bot {name}: {exc if isinstance(exc, ValueError) else 'this bot takes no settings'}")
+
+
 def variant_options(variants: list[str] | None) -> dict[str, Any]:
     """The options a game's new_state receives for the variants switched on (``--variant``)."""
     return {"variants": list(variants)} if variants else {}
@@ -246,7 +264,7 @@ def smoke(
 
     Exit code 1 when any game failed (crash, illegal state, broken invariant).
     """
-    from toolkit.smoke.runner import default_bot, default_workers, known_bots
+    from toolkit.smoke.runner import default_bot, default_workers
 
     output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
@@ -259,9 +277,7 @@ def smoke(
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
     names = [n for b in (bot or [default_bot(spec)]) for n in b.split(",") if n]
-    unknown = [n for n in names if n.partition(":")[0] not in known_bots(spec)]
-    if unknown:
-        usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(known_bots(spec))}")
+    check_bots(spec, names)
     variants = [v for item in (variant or []) for v in item.split(",") if v]
     if variants:
         check_variants(loaded, spec, counts, variants)
