@@ -165,16 +165,22 @@ def memory(game: PlayableGame, players: int, bot: str, small: int, large: int, d
     print(f"  dask workers' RSS (MiB, worker 1/worker 2) when idle, then after each of {dask_runs} runs of "
           f"{small:,} games on one cluster (target: flat):")
     for profile in (True, False):
-        with _cluster(profile) as cluster:
-            before = _worker_rss(cluster)
-            after = []
-            for _ in range(dask_runs):
-                measured_run(game, players, bot, small, 0, "dask", cluster.scheduler_address, root)
-                after.append(_worker_rss(cluster))
-        cells = "  ".join("/".join(f"{v:.0f}" for v in run) for run in [before, *after])
-        growth = max(max(a) for a in after) - max(after[0])
-        label = "profiler on (Dask's default)" if profile else "profiler off (docs/smoke.md)"
-        print(f"    {label:<30} {cells}   run 1 to highest: {growth:+.1f} MiB")
+        dask_runs_on_one_cluster(game, players, bot, small, dask_runs, root, profile)
+
+
+def dask_runs_on_one_cluster(game: PlayableGame, players: int, bot: str, games: int, runs: int, root: Path,
+                             profile: bool) -> None:
+    """Workers' RSS when idle and after each of ``runs`` runs on one cluster (target: flat)."""
+    with _cluster(profile) as cluster:
+        before = _worker_rss(cluster)
+        after = []
+        for _ in range(runs):
+            measured_run(game, players, bot, games, 0, "dask", cluster.scheduler_address, root)
+            after.append(_worker_rss(cluster))
+    cells = "  ".join("/".join(f"{v:.0f}" for v in run) for run in [before, *after])
+    growth = max(max(a) for a in after) - max(after[0])
+    label = "profiler on (Dask's default)" if profile else "profiler off (docs/smoke.md)"
+    print(f"    {label:<30} {cells}   run 1 to highest: {growth:+.1f} MiB", flush=True)
 
 
 def main() -> None:
