@@ -92,7 +92,7 @@ print("pydantic" in sys.modules)
 def test_commands_start_without_pydantic(args: list[str], tmp_path: Path) -> None:
     """Typer 0.29 coerces every option through pydantic; the pin keeps start-up free of it."""
     if args[0] == "smoke":
-        args = [*args, "-o", str(tmp_path)]
+        args = [*args, "-d", str(tmp_path)]
     if args[0] == "pnp":
         args = [*args, "-o", str(tmp_path / "one.pdf")]
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -125,7 +125,7 @@ def test_exact_values_stay_exact_below_the_limit() -> None:
 
 
 def run_coinrace(tmp_path: Path, *args: str) -> tuple[dict, str]:
-    proc = run_cli("smoke", str(COINRACE), "-o", str(tmp_path), *args, extra_path=[PYLIB])
+    proc = run_cli("smoke", str(COINRACE), "-d", str(tmp_path), *args, extra_path=[PYLIB])
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads((tmp_path / "smoke-report.json").read_text()), proc.stdout
 
@@ -138,7 +138,7 @@ def test_variant_switches_a_game_variant_on_for_smoke_runs(tmp_path: Path) -> No
 
 
 def test_a_variant_the_game_does_not_know_is_a_usage_error(tmp_path: Path) -> None:
-    proc = run_cli("smoke", str(COINRACE), "--variant", "sprint,moonwalk", "-o", str(tmp_path), extra_path=[PYLIB])
+    proc = run_cli("smoke", str(COINRACE), "--variant", "sprint,moonwalk", "-d", str(tmp_path), extra_path=[PYLIB])
     assert proc.returncode == 2
     assert "moonwalk" in proc.stderr
     assert not (tmp_path / "smoke-report.json").exists()
@@ -165,7 +165,7 @@ def test_coverage_lists_the_choosable_components_below_one_percent_of_seats(tmp_
 
 
 def test_a_solo_game_is_reported_as_won_or_lost_against_the_game(tmp_path: Path) -> None:
-    proc = run_cli("smoke", "kingdoms", "--players", "1..2", "--games", "8", "--fast", "-o", str(tmp_path))
+    proc = run_cli("smoke", "kingdoms", "--players", "1..2", "--games", "8", "--fast", "-d", str(tmp_path))
     assert proc.returncode == 0, proc.stdout[-2000:]
     report = json.loads((tmp_path / "smoke-report.json").read_text())
     solo = report["solo"]
