@@ -1,32 +1,36 @@
 """Rules-engine speed on one core: games and actions (decisions + chance events) per second,
-heuristic bots, invariant checks off. Target from the issues: 70,000 actions per second."""
+each discovered game's default bot (its heuristic when it has one), invariant checks off.
+Target from the issues: 70,000 actions per second."""
 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from discover import PlayableGame, playable_games  # noqa: E402
 from engine.core.bench import bench  # noqa: E402
 from engine.core.driver import play_game  # noqa: E402
-from toolkit.games import load_game  # noqa: E402
-from toolkit.rules import load_rules  # noqa: E402
+from toolkit.smoke.runner import default_bot  # noqa: E402
 
-CASES = [("hordes-and-heroes", 2), ("hordes-and-heroes", 4), ("kingdoms", 4)]
 SECONDS = 4.0
 
 
-def measure(game: str, players: int) -> tuple[int, int, float]:
-    loaded = load_game(ROOT / "content" / game)
-    spec = load_rules(loaded.game.rules)
-    model = spec.build_model(loaded.data)
-    play_game(spec, model, players, 0, ["heuristic"])  # warm-up
+def player_counts(spec: Any) -> list[int]:
+    """Two player counts per game: the smallest of two or more, and four (or the nearest)."""
+    lo, hi = spec.min_players, spec.max_players
+    return sorted({min(max(2, lo), hi), min(max(4, lo), hi)})
+
+
+def measure(game: PlayableGame, players: int) -> tuple[int, int, float]:
+    spec = game.spec
+    model = spec.build_model(game.loaded.data)
+    play_game(spec, model, players, 0, [default_bot(spec)])  # warm-up
     games = 5
     while True:  # grow the sample until it takes long enough to time
-        report = bench(spec, model, players, games, seed=99)
+        report = bench(spec, model, players, games, bot=default_bot(spec), seed=99)
         for err in report["errors"]:
             print(f"  failed: {err}")
         if report["seconds"] >= SECONDS or games >= 100_000:
@@ -35,16 +39,15 @@ def measure(game: str, players: int) -> tuple[int, int, float]:
 
 
 def main() -> None:
-    print(f"{'game':<20}{'players':>8}{'games/s':>10}{'actions/s':>12}   (one core, heuristic bots, no checks)")
-    for game, players in CASES:
-        if not (ROOT / "content" / game / "game.yaml").is_file():
-            continue
-        try:
-            games, actions, elapsed = measure(game, players)
-        except (ImportError, LookupError) as exc:
-            print(f"{game:<20}{players:>8}   no rules engine ({exc})")
-            continue
-        print(f"{game:<20}{players:>8}{games / elapsed:>10.1f}{actions / elapsed:>12,.0f}   target 70,000")
+    games, skipped = playable_games()
+    for line in skipped:
+        print(f"(not measured: {line})")
+    print(f"{'game':<20}{'players':>8}{'games/s':>10}{'actions/s':>12}   (one core, default bot, no checks)")
+    for game in games:
+        for players in player_counts(game.spec):
+            played, actions, elapsed = measure(game, players)
+            print(f"{game.id:<20}{players:>8}{played / elapsed:>10.1f}{actions / elapsed:>12,.0f}   "
+                  f"target 70,000 ({default_bot(game.spec)} bot)")
 
 
 if __name__ == "__main__":

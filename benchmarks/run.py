@@ -8,7 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHES = ["validate_bench.py", "engine_bench.py", "smoke_bench.py", "pnp_bench.py", "search_bench.py",
-           "tutorial_bench.py"]
+           "tutorial_bench.py", "startup_bench.py"]
 
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent))

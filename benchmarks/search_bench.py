@@ -28,23 +28,11 @@ WORKERS = int(os.environ.get("HORDEKIT_BENCH_WORKERS", "2"))
 
 
 def discovered() -> list[tuple[str, str]]:
-    """(game folder name, rules name) of every shipped game whose rules import."""
-    from toolkit.games import read_manifest
-    from toolkit.rules import load_rules
+    """(game folder name, rules name) of every shipped game whose rules import (benchmarks/discover.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from discover import playable_games
 
-    out = []
-    for d in sorted((ROOT / "content").iterdir()):
-        if not (d / "game.yaml").is_file():
-            continue
-        game, _, _ = read_manifest(d)
-        if game is None or not game.rules:
-            continue
-        try:
-            load_rules(game.rules)
-        except (ImportError, LookupError):
-            continue
-        out.append((d.name, game.rules))
-    return out
+    return [(g.dir.name, g.loaded.game.rules) for g in playable_games()[0]]
 
 
 _CACHE: dict[str, tuple] = {}

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -43,8 +42,18 @@ def _plan(**kw):  # noqa: ANN202
     return RunPlan(**base)
 
 
-def _comparable(outcome) -> list[dict]:  # noqa: ANN001
-    return [{k: v for k, v in asdict(s).items() if k != "seconds"} for s in outcome.summaries]
+def _report(tally) -> dict:  # noqa: ANN001
+    """The report of a tally, with everything that says how the run went (time, workers) fixed."""
+    from toolkit.smoke.stats import build_report
+
+    return build_report(tally, game="coinrace", title="Coin Race", fingerprint="-",
+                        plan={"players": (2, 3, 4), "seed": 11, "bots": ["random"], "check": "sample", "games": 120},
+                        seconds=1.0, workers=1, backend="process", interrupted=False,
+                        components={"step-one": "move", "step-two": "move"})
+
+
+def _comparable(outcome) -> dict:  # noqa: ANN001
+    return _report(outcome.tally)
 
 
 def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
@@ -52,16 +61,16 @@ def test_results_do_not_depend_on_worker_count(coinrace_data: dict) -> None:
 
     one = run(_plan(), coinrace_data, workers=1)
     two = run(_plan(), coinrace_data, workers=2)
-    assert [s.index for s in one.summaries] == list(range(120))
+    assert one.tally.played == 120
     assert _comparable(one) == _comparable(two)
-    assert any(s.error for s in one.summaries) and any(not s.error for s in one.summaries)
+    assert one.tally.failed and one.tally.finished
 
 
 def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict) -> None:
     distributed = pytest.importorskip("distributed")
-    from toolkit.smoke.runner import run
+    from toolkit.smoke.runner import PROFILER_NOTE, run
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     try:
         client = distributed.Client(cluster)
         client.run(lambda: sys.path.insert(0, str(PYLIB)))
@@ -72,6 +81,63 @@ def test_dask_backend_returns_exactly_what_the_pool_returns(coinrace_data: dict)
     pool = run(_plan(), coinrace_data, workers=2)
     assert _comparable(dask) == _comparable(pool)
     assert dask.backend == "dask"
+    assert dask.notes == [PROFILER_NOTE]  # a default cluster profiles tasks: the designer is told
+
+
+def test_seats_can_mix_bots_and_the_search_bot_plays_alike_on_one_worker_two_and_dask(coinrace_data: dict) -> None:
+    """--bot search:8,greedy: the line-up rotates across seats, and every backend plays the same."""
+    distributed = pytest.importorskip("distributed")
+    from toolkit.smoke.runner import game_setup, run
+
+    plan = _plan(games=40, players=(2, 3), bots=("search:8", "greedy"))
+    assert {tuple(game_setup(plan, i)[2]) for i in range(8)} == {
+        ("search:8", "greedy"), ("greedy", "search:8"), ("search:8", "greedy", "search:8"),
+        ("greedy", "search:8", "search:8"), ("search:8", "search:8", "greedy")}
+    one = run(plan, coinrace_data, workers=1)
+    two = run(plan, coinrace_data, workers=2)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        with distributed.Client(cluster) as client:
+            client.run(lambda: sys.path.insert(0, str(PYLIB)))
+        dask = run(plan, coinrace_data, workers=2, backend="dask", scheduler=cluster.scheduler_address)
+    finally:
+        cluster.close()
+    assert one.tally.played == 40
+    assert _comparable(one) == _comparable(two) == _comparable(dask)
+
+
+def test_a_dask_worker_builds_the_model_once_and_keeps_nothing_of_a_run(coinrace_data: dict) -> None:
+    """Workers set up as docs/smoke.md recommends (task profiler off, so no note): from run to run
+    on one cluster nothing stays behind on a worker but the model, built once for the content."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    from toolkit.smoke.runner import run
+
+    def kept() -> tuple:
+        import gc
+
+        from toolkit.smoke import runner
+
+        gc.collect()
+        return id(runner._WORKER.get("model")), len(gc.get_objects())
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        with distributed.Client(cluster) as client:
+            client.run(lambda: sys.path.insert(0, str(PYLIB)))
+            seen = []
+            for _ in range(4):
+                outcome = run(_plan(games=300), coinrace_data, workers=1, backend="dask",
+                              scheduler=cluster.scheduler_address)
+                assert outcome.notes == []
+                seen.append(next(iter(client.run(kept).values())))
+    finally:
+        cluster.close()
+    assert len({model for model, _ in seen}) == 1  # built once, kept for the same content
+    objects = [n for _, n in seen]
+    assert objects[-1] - objects[1] < 2000, objects  # not a summary, a tally or a profile per game
 
 
 def test_seats_rotate_for_mixed_lineups() -> None:
@@ -170,6 +236,8 @@ def test_bad_arguments_are_usage_errors() -> None:
     assert run_cli("smoke", "no-such-game").returncode == 2
     assert run_cli("smoke", "hordes-and-heroes", "--players", "1..9").returncode == 2
     assert run_cli("smoke", "hordes-and-heroes", "--bot", "genius").returncode == 2
+    bad_budget = run_cli("smoke", "hordes-and-heroes", "--bot", "search:lots,heuristic")
+    assert bad_budget.returncode == 2 and "search:lots" in bad_budget.stderr
 
 
 def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:
@@ -192,4 +260,5 @@ def test_hordes_and_heroes_games_do_not_depend_on_worker_history() -> None:
                    bots=("heuristic",), check="none")
     one = run(plan, loaded.data, workers=1)
     two = run(plan, loaded.data, workers=2)
+    assert one.tally.finished == 60
     assert _comparable(one) == _comparable(two)

@@ -352,7 +352,7 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
                        progress=verbosity() >= 0)
     failed = bool(result["errors"])
     report("smoke", "failed" if failed else "ok",
-           f"{result['games_finished']}/{opts.games} games finished, {len(result['errors'])} failed, "
+           f"{result['games_finished']}/{opts.games} games finished, {result['games_failed']} failed, "
            f"{result['stalemates']} stalemates ({result['games_per_second']} games/s) -> "
            f"{display(out_dir / 'smoke-report.html')}", out_dir / "smoke-report.json")
     for err in result["errors"][:5]:

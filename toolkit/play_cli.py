@@ -59,6 +59,41 @@ def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
     return counts
 
 
+def check_bots(spec: Any, names: list[str]) -> None:
+    """Every bot name known to the game, and its settings (``search:200``) accepted: a usage
+    error now rather than every game failing later."""
+    import random
+
+    from toolkit.smoke.runner import known_bots
+
+    for name in names:
+        base, _, setting = name.partition(":")
+        if base not in known_bots(spec):
+            usage_error(f"unknown bot {base!r}; this game has: {', '.join(known_bots(spec))}")
+        if setting:
+            try:
+                spec.bots[base](0, random.Random(0), budget=setting)
+            except (TypeError, ValueError) as exc:
+                usage_error(f"--bot {name}: {exc if isinstance(exc, ValueError) else 'this bot takes no settings'}")
+
+
+def variant_options(variants: list[str] | None) -> dict[str, Any]:
+    """The options a game's new_state receives for the variants switched on (``--variant``)."""
+    return {"variants": list(variants)} if variants else {}
+
+
+def check_variants(loaded: Any, spec: Any, players: tuple[int, ...], variants: list[str]) -> None:
+    """Start one game with the variants on, so that a name the game refuses is a usage error
+    (exit 2) before any game is played, not a thousand failed games."""
+    options = variant_options(variants)
+    try:
+        model = spec.build_model(loaded.data)
+        for n in players:
+            spec.new_state(model, n, dict(options))
+    except (ValueError, KeyError) as exc:
+        usage_error(f"--variant {','.join(variants)}: {exc}")
+
+
 class _Progress:
     """A one-line progress bar with games per second and time left, only on a terminal."""
 
@@ -85,7 +120,8 @@ class _Progress:
 
 def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], seed: int, bots: list[str],
               workers: int, check: str, backend: str = "process", scheduler: str | None = None,
-              out_dir: Path, progress: bool = True, compare_with: Path | None = None) -> dict[str, Any]:
+              out_dir: Path, progress: bool = True, compare_with: Path | None = None,
+              variants: list[str] | None = None) -> dict[str, Any]:
     """Play, write report/CSV/HTML/logs under ``out_dir``, return the report."""
     from toolkit.atomic import write_text
     from toolkit.paths import display
@@ -95,13 +131,16 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     from toolkit.smoke.stats import build_report, compare
 
     plan = RunPlan(game=spec.id, rules=loaded.game.rules, games=games, players=players, seed=seed,
-                   bots=tuple(bots), check=check)
+                   bots=tuple(bots), check=check, options=variant_options(variants))
     bar = _Progress(games, progress and sys.stderr.isatty())
     outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
     bar.close()
+    for note in outcome.notes:
+        typer.echo(note, err=True)
     kinds = {item["id"]: kind for kind, items in loaded.data.items() for item in items if "id" in item}
-    report = build_report(outcome.summaries, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
-                          plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games},
+    report = build_report(outcome.tally, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
+                          plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games,
+                                "variants": variants},
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
                           interrupted=outcome.interrupted, components=kinds)
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
@@ -109,7 +148,7 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
         return report  # stopped before any game finished: the previous report stays as it was
     clear_logs(out_dir / "logs")
     game_dir = display(loaded.game.dir)
-    by_index = {s.index: s for s in outcome.summaries}
+    by_index = {e["index"]: e for e in outcome.tally.errors}
     for err in report["errors"]:
         log = save_log(out_dir / "logs", game_dir, spec.id, loaded.fingerprint, by_index[err["index"]], plan.options)
         err["log"] = display(log)
@@ -130,7 +169,7 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     r = report
     echo = typer.echo
     echo(f"{r['title']}: {r['games_finished']}/{r['games_requested']} games finished"
-         f"{' (interrupted)' if r['interrupted'] else ''}, {len(r['errors'])} failed, {r['stalemates']} stalemates, "
+         f"{' (interrupted)' if r['interrupted'] else ''}, {r['games_failed']} failed, {r['stalemates']} stalemates, "
          f"{r['games_checked']} checked; {r['games_per_second']} games/s on {r['workers']} worker(s)")
     turns = r["turns"]
     if turns.get("count"):
@@ -138,12 +177,20 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
         s = r["scores"]
         echo(f"  scores  mean {s['mean']}  min {s['min']}  median {s['median']}  max {s['max']}")
         echo(f"  endings {', '.join(f'{k} {v}' for k, v in r['end_reasons'].items())}")
-    echo("  win rate by seat (95% interval):")
+    solo = r.get("solo")
+    if solo:
+        echo(f"  solo    {solo['games']} games against the game: won {solo['won']}, lost {solo['lost']} "
+             f"({100 * solo['win_rate']:.1f}% [{100 * solo['ci_low']:.0f}-{100 * solo['ci_high']:.0f}])")
+    if r["win_rate_by_seat"]:
+        echo("  win rate by seat (95% interval):")
     for players, rows in r["win_rate_by_seat"].items():
         cells = "  ".join(f"seat {x['seat']} {100 * x['rate']:5.1f}% [{100 * x['ci_low']:.0f}-{100 * x['ci_high']:.0f}]"
                           for x in rows)
         echo(f"    {players}p ({rows[0]['games']} games): {cells}")
     _print_by_kind(r)
+    _print_coverage(r)
+    for key, row in r.get("shortages", {}).items():
+        echo(f"  {key}: short in {row['games']} of {r['games_finished']} games ({row['total']:g} times in all)")
     for event, ids in r["never"].items():
         if ids:
             shown = ", ".join(ids[:12]) + (f" … (+{len(ids) - 12})" if len(ids) > 12 else "")
@@ -158,13 +205,28 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     for e in r["errors"][:10]:
         echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {e['message']}")
         echo(f"    reproduce: {e['command']}")
-    if len(r["errors"]) > 10:
-        echo(f"  … and {len(r['errors']) - 10} more failed games (see the report)")
+    if r["games_failed"] > 10:
+        kept = f"; logs of the first {len(r['errors'])} are saved" if r["games_failed"] > len(r["errors"]) else ""
+        echo(f"  … and {r['games_failed'] - 10} more failed games (see the report{kept})")
     if "compared_with" in r:
         moved = r["compared_with"]["significant"]
         echo(f"  since {r['compared_with']['file']}: " + (f"significant shifts: {', '.join(moved)}" if moved
                                                           else "no shift larger than chance"))
     echo(f"  report: {display(out_dir / 'smoke-report.html')} (and .json, smoke-*.csv)")
+
+
+def _print_coverage(r: dict[str, Any]) -> None:
+    """The coverage figure: how much of the choosable content the bots actually chose."""
+    cov = r.get("coverage")
+    if not cov or not cov["choosable"]:
+        return
+    kinds = ", ".join(f"{kind} {k['covered']}/{k['choosable']}" for kind, k in cov["by_kind"].items())
+    typer.echo(f"  coverage: {cov['covered']} of {cov['choosable']} choosable components "
+               f"({100 * cov['share']:.1f}%) chosen by at least {100 * cov['threshold']:g}% of seats ({kinds})")
+    if cov["below"]:
+        shown = ", ".join(f"{b['id']} {100 * b['pick_rate']:.2f}%" for b in cov["below"][:16])
+        more = f" … (+{len(cov['below']) - 16})" if len(cov["below"]) > 16 else ""
+        typer.echo(f"    below {100 * cov['threshold']:g}%: {shown}{more}")
 
 
 def _print_by_kind(r: dict[str, Any]) -> None:
@@ -189,6 +251,7 @@ def smoke(
     players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,
     bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat. Default: heuristic.")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Switch a game variant on (repeat, or separate with commas).")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
     check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
@@ -204,7 +267,7 @@ def smoke(
 
     Exit code 1 when any game failed (crash, illegal state, broken invariant).
     """
-    from toolkit.smoke.runner import default_workers
+    from toolkit.smoke.runner import default_bot, default_workers
 
     output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
@@ -224,15 +287,16 @@ def smoke(
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
-    default_bot = "heuristic" if "heuristic" in spec.bots else "random" if "random" in spec.bots else sorted(spec.bots)[0]
-    names = [n for b in (bot or [default_bot]) for n in b.split(",") if n]
-    unknown = [n for n in names if n.partition(":")[0] not in spec.bots]
-    if unknown:
-        usage_error(f"unknown bot {unknown[0]!r}; this game has: {', '.join(sorted(spec.bots))}")
+    names = [n for b in (bot or [default_bot(spec)]) for n in b.split(",") if n]
+    check_bots(spec, names)
+    variants = [v for item in (variant or []) for v in item.split(",") if v]
+    if variants:
+        check_variants(loaded, spec, counts, variants)
     out_dir = output or check_output_dir(Path("out") / loaded.game.id)
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
-                       backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with)
+                       backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with,
+                       variants=variants)
     if as_json or format is OutputFormat.json:
         typer.echo(json.dumps(report, indent=1))
     elif verbosity() >= 0 or report["errors"]:  # -q: only when a game failed

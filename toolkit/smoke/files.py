@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.atomic import open_text, write_text
-from toolkit.smoke.runner import GameSummary
 
 LOG_FORMAT = "hordekit-log/1"
 #: Largest game log `replay` reads; a long game logs a few thousand actions.
@@ -35,13 +34,15 @@ def read_report(path: Path) -> dict[str, Any]:
     return data
 
 
-def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, summary: GameSummary,
+def save_log(folder: Path, game_dir: str, game: str, fingerprint: str, failed: dict[str, Any],
              options: dict[str, Any]) -> Path:
-    """A failed game as a replayable log: content fingerprint plus every action, chance included."""
-    path = folder / f"game-{summary.index:05d}-seed-{summary.seed}.json"
+    """A failed game as a replayable log: content fingerprint plus every action, chance included.
+
+    ``failed`` is one of a tally's kept errors: index, seed, players, bots, message, actions."""
+    path = folder / f"game-{failed['index']:05d}-seed-{failed['seed']}.json"
     log = {"format": LOG_FORMAT, "game": game, "content": game_dir, "fingerprint": fingerprint,
-           "players": summary.players, "seed": summary.seed, "bots": summary.bots, "options": options,
-           "error": summary.error, "actions": summary.actions or []}
+           "players": failed["players"], "seed": failed["seed"], "bots": failed["bots"], "options": options,
+           "error": failed["message"], "actions": failed["actions"]}
     write_text(path, json.dumps(log, separators=(",", ":")) + "\n")
     return path
 
@@ -62,9 +63,11 @@ def write_csvs(report: dict[str, Any], folder: Path) -> list[Path]:
           [[p, r["seat"], r["games"], r["wins"], r["rate"], r["ci_low"], r["ci_high"], r["expected"]]
            for p, rows in report["win_rate_by_seat"].items() for r in rows])
     events = sorted({e for c in report["components"].values() for e in c["events"]})
-    table("components", ["id", "kind", *events, "games_used", "win_rate_when_used", "ci_low", "ci_high", "lift", "z"],
-          [[cid, c["kind"], *[c["events"].get(e, 0) for e in events], c["games_used"], c["win_rate_when_used"],
-            c["ci_low"], c["ci_high"], c["lift"], c["z"]] for cid, c in report["components"].items()])
+    table("components", ["id", "kind", *events, "games_used", "pick_rate", "win_rate_when_used", "ci_low", "ci_high",
+                         "lift", "z"],
+          [[cid, c["kind"], *[c["events"].get(e, 0) for e in events], c["games_used"], c["pick_rate"],
+            c["win_rate_when_used"], c["ci_low"], c["ci_high"], c["lift"], c["z"]]
+           for cid, c in report["components"].items()])
     table("end-reasons", ["reason", "games"], [[k, v] for k, v in report["end_reasons"].items()])
     table("errors", ["index", "seed", "players", "message", "log", "command"],
           [[e["index"], e["seed"], e["players"], e["message"], e["log"], e["command"]] for e in report["errors"]])

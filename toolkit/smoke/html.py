@@ -43,14 +43,27 @@ Shifts marked ● are larger than chance (|z| &gt; 2.58).</p>
 </table>
 {% endif %}
 
-<h2>Win rate by seat</h2>
+{% if r.solo %}<h2>Solo games</h2>
+<p>{{ r.solo.games }} games of one player against the game: won {{ r.solo.won }}, lost {{ r.solo.lost }}
+({{ pct(r.solo.win_rate) }}, 95% interval {{ pct(r.solo.ci_low) }}–{{ pct(r.solo.ci_high) }}).</p>{% endif %}
+{% if r.win_rate_by_seat %}<h2>Win rate by seat</h2>
 <p class="muted">Bars show the share of wins (ties split); whiskers the 95% interval; the dashed line a fair share.</p>
-<div class="charts">{% for p, rows in r.win_rate_by_seat.items() %}{{ seat_chart(p, rows) }}{% endfor %}</div>
+<div class="charts">{% for p, rows in r.win_rate_by_seat.items() %}{{ seat_chart(p, rows) }}{% endfor %}</div>{% endif %}
 
 <h2>How games end</h2>
 <div class="charts">{{ bars('End condition', r.end_reasons) }}{{ histogram('Game length (turns)', r.turns) }}{{ histogram('Scores', r.scores) }}{{ histogram('Winning margin', r.winning_margin) }}</div>
 {% if r.stats %}<table><tr><th>statistic per game</th><th>mean</th><th>min</th><th>median</th><th>max</th></tr>
 {% for k, d in r.stats.items() %}<tr><td>{{ k }}</td><td>{{ d.mean }}</td><td>{{ d.min }}</td><td>{{ d.median }}</td><td>{{ d.max }}</td></tr>{% endfor %}</table>{% endif %}
+
+{% if r.shortages %}<table><tr><th>supply ran short</th><th>games</th><th>times in all</th></tr>
+{% for k, row in r.shortages.items() %}<tr><td>{{ k }}</td><td>{{ row.games }}</td><td>{{ row.total }}</td></tr>{% endfor %}</table>{% endif %}
+
+{% if r.coverage and r.coverage.choosable %}<h2>Coverage</h2>
+<p>{{ r.coverage.covered }} of {{ r.coverage.choosable }} choosable components ({{ pct(r.coverage.share) }}) were chosen by at
+least {{ pct(r.coverage.threshold) }} of seats.</p>
+<table><tr><th>kind</th><th>covered</th><th>choosable</th></tr>
+{% for kind, k in r.coverage.by_kind.items() %}<tr><td>{{ kind }}</td><td>{{ k.covered }}</td><td>{{ k.choosable }}</td></tr>{% endfor %}</table>
+{% if r.coverage.below %}<p><b>Below {{ pct(r.coverage.threshold) }}</b>: {% for b in r.coverage.below %}{{ b.id }} ({{ pct(b.pick_rate) }}){{ ', ' if not loop.last }}{% endfor %}</p>{% endif %}{% endif %}
 
 <h2>Components</h2>
 <p class="muted">Pick rate: share of seats (one per player per game) that chose it. Win rate when used, and lift: that win rate minus the win rate of seats that did not use it. Sorted by lift within each kind.</p>

@@ -8,16 +8,19 @@ the same plan gives the same games whatever the worker count or backend: workers
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import resource
 from itertools import islice
 import signal
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from engine.core.driver import derive_seed, play_game
 from toolkit.rules import load_rules
+from toolkit.smoke.tally import Tally
 
 #: How often (1 in N games) a default run checks invariants, clone and replay equivalence.
 SAMPLE_EVERY = 20
@@ -56,7 +59,7 @@ def game_setup(plan: RunPlan, index: int) -> tuple[int, int, list[str], bool]:
 
 @dataclass
 class GameSummary:
-    """One game's outcome, small enough to send back from a worker."""
+    """One game's outcome: folded into the worker's tally as soon as the game ends."""
 
     index: int
     seed: int
@@ -86,37 +89,73 @@ def _init_worker(plan: RunPlan, data: dict[str, list[dict[str, Any]]], ignore_si
     if ignore_sigint:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     spec = load_rules(plan.rules)
-    _WORKER.update(plan=plan, spec=spec, model=spec.build_model(data), key=id(data))
+    _WORKER.update(plan=plan, spec=spec, model=spec.build_model(data))
 
 
-def play_indices(indices: list[int]) -> tuple[list[GameSummary], int]:
-    """Play the given games in this worker; also report the worker's peak memory (KiB)."""
+def choice_events(spec: Any) -> frozenset[str]:
+    """The usage events the game declares as a seat's own choice (see GameSpec.choice_events)."""
+    return frozenset(spec.choice_events)
+
+
+def play_one(plan: RunPlan, spec: Any, model: Any, index: int) -> GameSummary:
+    """Play game ``index`` of the plan and summarise it."""
+    players, seed, lineup, checked = game_setup(plan, index)
+    start = time.perf_counter()
+    rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked)
+    summary = GameSummary(index=index, seed=seed, players=players, bots=lineup, checked=checked,
+                          steps=rec.steps, seconds=time.perf_counter() - start, error=rec.error,
+                          stalemate=rec.stalemate)
+    if rec.result is not None:
+        r = rec.result
+        summary.end_reason, summary.turns = r.end_reason, r.turns
+        summary.scores, summary.winners = list(r.scores), list(r.winners)
+        summary.usage, summary.stats = r.usage, dict(r.stats)
+    if rec.error is not None:
+        summary.actions = list(rec.actions)
+    return summary
+
+
+def play_indices(indices: list[int]) -> tuple[Tally, int]:
+    """Play the given games in this worker, folding each into a tally as it ends; also report
+    the worker's peak memory (KiB). Only the tally travels back: its size does not grow with
+    the number of games."""
     plan, spec, model = _WORKER["plan"], _WORKER["spec"], _WORKER["model"]
-    out = []
+    tally = Tally(choice_events(spec))
     for index in indices:
-        players, seed, lineup, checked = game_setup(plan, index)
-        start = time.perf_counter()
-        rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked)
-        summary = GameSummary(index=index, seed=seed, players=players, bots=lineup, checked=checked,
-                              steps=rec.steps, seconds=time.perf_counter() - start, error=rec.error,
-                              stalemate=rec.stalemate)
-        if rec.result is not None:
-            r = rec.result
-            summary.end_reason, summary.turns = r.end_reason, r.turns
-            summary.scores, summary.winners = list(r.scores), list(r.winners)
-            summary.usage, summary.stats = r.usage, dict(r.stats)
-        if rec.error is not None:
-            summary.actions = list(rec.actions)
-        out.append(summary)
-    return out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        tally.add(play_one(plan, spec, model, index))
+    return tally, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def _dask_play(payload: tuple[RunPlan, dict[str, Any]], indices: list[int]) -> tuple[list[GameSummary], int]:
-    """A Dask task: (re)build the model on this worker when the plan changes, then play."""
-    plan, data = payload
-    if _WORKER.get("plan") != plan or _WORKER.get("key") != id(data):
+def _dask_play(plan: RunPlan, token: str, data: dict[str, Any], indices: list[int]) -> tuple[Tally, int]:
+    """A Dask task. The model is built once per worker for given rules and content (``token``, a
+    digest of the content) and kept for later runs of the same content. Keying it on the digest,
+    not on the id of the scattered data, means a later run with changed content can never reuse a
+    stale model whose data happened to get the same id."""
+    if _WORKER.get("token") != (plan.rules, token):
+        _WORKER.clear()
         _init_worker(plan, data, ignore_sigint=False)
+        _WORKER["token"] = (plan.rules, token)
+    _WORKER["plan"] = plan
     return play_indices(indices)
+
+
+def _worker_profiles() -> bool:
+    """On a Dask worker: whether Dask's statistical profiler runs there (it does by default)."""
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled", True))
+
+
+#: Said once per Dask run when the workers profile their tasks.
+PROFILER_NOTE = ("note: the Dask workers profile every task (Dask's default): each keeps about 17 minutes of "
+                 "stack samples, so its memory rises from run to run until that history is full. Start the "
+                 "workers with DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False to keep it flat (docs/smoke.md).")
+
+
+def content_token(data: dict[str, Any]) -> str:
+    """A digest of the content a model is built from: equal content, equal token."""
+    blob = json.dumps(data, sort_keys=True, default=str, separators=(",", ":")).encode()
+    return hashlib.blake2b(blob, digest_size=16).hexdigest()
 
 
 # -- backends ---------------------------------------------------------------------------------
@@ -126,47 +165,50 @@ Progress = Callable[[int], None]
 
 @dataclass
 class RunOutcome:
-    summaries: list[GameSummary]
+    tally: Tally
     seconds: float
     workers: int
     backend: str
     interrupted: bool = False
     peak_rss_kib: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
-def chunks(n: int, workers: int) -> list[list[int]]:
-    """Game indices in chunks: small enough for even load and progress, big enough to be cheap."""
+def chunks(n: int, workers: int) -> Iterator[list[int]]:
+    """Game indices in chunks: small enough for even load and progress, big enough to be cheap.
+    A generator, so a run of a million games never holds a million indices."""
     size = max(1, min(50, n // max(1, workers * 8)))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+    for i in range(0, n, size):
+        yield list(range(i, min(n, i + size)))
 
 
 def run(plan: RunPlan, data: dict[str, list[dict[str, Any]]], workers: int, backend: str = "process",
         scheduler: str | None = None, progress: Progress | None = None) -> RunOutcome:
-    """Play ``plan.games`` games and return their summaries in index order.
+    """Play ``plan.games`` games and return their running totals (see ``toolkit.smoke.tally``).
 
     Ctrl-C stops the run: games already finished are kept and the outcome says it was interrupted.
     """
     start = time.perf_counter()
-    results: list[GameSummary] = []
+    tally = Tally(choice_events(load_rules(plan.rules)))
     peak = 0
     interrupted = False
     done = progress or (lambda n: None)
+    notes: list[str] = []
     try:
-        for batch, rss in _execute(plan, data, workers, backend, scheduler):
-            results.extend(batch)
+        for part, rss in _execute(plan, data, workers, backend, scheduler, notes):
+            tally.merge(part)
             peak = max(peak, rss)
-            done(len(batch))
+            done(part.played)
     except KeyboardInterrupt:
         interrupted = True
-    results.sort(key=lambda s: s.index)
-    return RunOutcome(results, time.perf_counter() - start, workers, backend, interrupted, peak)
+    return RunOutcome(tally, time.perf_counter() - start, workers, backend, interrupted, peak, notes)
 
 
 def _execute(plan: RunPlan, data: dict[str, Any], workers: int, backend: str,
-             scheduler: str | None) -> Iterator[tuple[list[GameSummary], int]]:
+             scheduler: str | None, notes: list[str]) -> Iterator[tuple[Tally, int]]:
     work = chunks(plan.games, workers)
     if backend == "dask":
-        yield from _execute_dask(plan, data, work, scheduler)
+        yield from _execute_dask(plan, data, work, scheduler, notes)
     elif workers <= 1:
         _init_worker(plan, data, ignore_sigint=False)
         for indices in work:
@@ -175,18 +217,17 @@ def _execute(plan: RunPlan, data: dict[str, Any], workers: int, backend: str,
         yield from _execute_pool(plan, data, work, workers)
 
 
-def _execute_pool(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
-                  workers: int) -> Iterator[tuple[list[GameSummary], int]]:
+def _execute_pool(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]],
+                  workers: int) -> Iterator[tuple[Tally, int]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(plan, data))
-    queue = iter(work)
     window = 4 * workers  # chunks in flight: keeps every worker busy without queueing the whole run
     try:
-        pending = {pool.submit(play_indices, indices) for indices in islice(queue, window)}
+        pending = {pool.submit(play_indices, indices) for indices in islice(work, window)}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            pending |= {pool.submit(play_indices, indices) for indices in islice(queue, len(finished))}
+            pending |= {pool.submit(play_indices, indices) for indices in islice(work, len(finished))}
             for fut in finished:
                 yield fut.result()
     finally:
@@ -194,8 +235,8 @@ def _execute_pool(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _execute_dask(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
-                  scheduler: str | None) -> Iterator[tuple[list[GameSummary], int]]:
+def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]],
+                  scheduler: str | None, notes: list[str]) -> Iterator[tuple[Tally, int]]:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
@@ -204,25 +245,38 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: list[list[int]],
         raise RuntimeError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
     client = Client(scheduler, timeout="20s")
     try:
-        payload = client.scatter((plan, data), broadcast=True)
+        if any(client.run(_worker_profiles).values()):
+            notes.append(PROFILER_NOTE)
+        token = content_token(data)
+        payload = client.scatter(data, broadcast=True, hash=False)
         window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
-        queue = iter(work)
-        futures = as_completed([client.submit(_dask_play, payload, indices, pure=False)
-                                for indices in islice(queue, window)])
+        futures = as_completed([client.submit(_dask_play, plan, token, payload, indices, pure=False)
+                                for indices in islice(work, window)])
         try:
             for fut in futures:
-                for indices in islice(queue, 1):
-                    futures.add(client.submit(_dask_play, payload, indices, pure=False))
-                yield fut.result()
+                for indices in islice(work, 1):
+                    futures.add(client.submit(_dask_play, plan, token, payload, indices, pure=False))
+                part = fut.result()
+                fut.release()  # the worker may drop the result now, not when the run ends
+                yield part
         finally:
             futures.clear()
+            del payload
     finally:
         client.close()
+
+
+def known_bots(spec: Any) -> list[str]:
+    """Every bot a smoke run may seat in this game: its own, and random and search (engine.core)."""
+    return sorted(spec.bots)
+
+
+def default_bot(spec: Any) -> str:
+    """The bot smoke runs seat by default: the game's heuristic bot when it has one."""
+    names = known_bots(spec)
+    return "heuristic" if "heuristic" in names else "random" if "random" in names else names[0]
 
 
 def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
-
-def summary_dict(s: GameSummary) -> dict[str, Any]:
-    return asdict(s)

@@ -1,4 +1,4 @@
-"""Turn game summaries into the smoke report: what a designer tunes balance with.
+"""Turn a smoke run's totals into the report: what a designer tunes balance with.
 
 The report is plain JSON (format ``hordekit-smoke/1``, documented in docs/smoke.md). Win rates
 carry Wilson confidence intervals; flags are raised only when the data says more than chance.
@@ -7,17 +7,15 @@ carry Wilson confidence intervals; flags are raised only when the data says more
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from fractions import Fraction
 from typing import Any
 
-from toolkit.smoke.runner import GameSummary
+from toolkit.smoke.tally import ComponentTally, Tally, win_share
 
 FORMAT = "hordekit-smoke/1"
-#: Usage events that mean a seat chose to use a component. Win-rate lift is measured on these
-#: only: defeating a monster or losing a hero says how a game went, not how strong a card is.
-CHOICE_EVENTS = frozenset({"recruited", "played", "drafted", "picked", "activated", "used", "bought",
-                           "researched", "built", "trained"})
 Z95 = 1.959964
+#: A choosable component counts as covered when at least this share of all seats chose it.
+COVERAGE_MIN = 0.01
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -41,37 +39,10 @@ def two_proportion_z(w1: float, n1: int, w2: float, n2: int) -> float:
     return (p1 - p2) / se if se > 0 else 0.0
 
 
-def _share(summary: GameSummary, seat: int) -> float:
-    """A seat's share of the win: ties split it."""
-    return 1.0 / len(summary.winners) if seat in summary.winners else 0.0
-
-
-def _distribution(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"count": 0}
-    ordered = sorted(values)
-    n = len(ordered)
-
-    def q(f: float) -> float:
-        return ordered[min(n - 1, int(f * n))]
-
-    lo, hi = ordered[0], ordered[-1]
-    bins = 12
-    width = max(1e-9, (hi - lo) / bins)
-    counts = [0] * bins
-    for v in ordered:
-        counts[min(bins - 1, int((v - lo) / width))] += 1
-    return {"count": n, "mean": round(sum(ordered) / n, 3), "min": lo, "p10": q(0.1), "median": q(0.5),
-            "p90": q(0.9), "max": hi,
-            "histogram": {"start": lo, "width": round(width, 6), "counts": counts}}
-
-
-def build_report(summaries: list[GameSummary], *, game: str, title: str, fingerprint: str,
-                 plan: dict[str, Any], seconds: float, workers: int, backend: str,
-                 interrupted: bool, components: dict[str, str]) -> dict[str, Any]:
-    """Aggregate everything. ``components`` maps each content id to its kind, for dead-card flags."""
-    finished = [s for s in summaries if s.error is None]
-    errors = [s for s in summaries if s.error is not None]
+def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan: dict[str, Any], seconds: float,
+                 workers: int, backend: str, interrupted: bool, components: dict[str, str]) -> dict[str, Any]:
+    """The report from a run's totals. ``components`` maps each content id to its kind."""
+    t = tally
     report: dict[str, Any] = {
         "format": FORMAT,
         "game": game,
@@ -80,119 +51,120 @@ def build_report(summaries: list[GameSummary], *, game: str, title: str, fingerp
         "players": list(plan["players"]),
         "seed": plan["seed"],
         "bots": list(plan["bots"]),
+        "variants": list(plan.get("variants") or []),
         "check": plan["check"],
         "games_requested": plan["games"],
-        "games_played": len(summaries),
-        "games_finished": len(finished),
+        "games_played": t.played,
+        "games_finished": t.finished,
+        "games_failed": t.failed,
         "interrupted": interrupted,
-        "stalemates": sum(1 for s in finished if s.stalemate),
-        "errors": [{"index": s.index, "seed": s.seed, "players": s.players, "bots": s.bots,
-                    "message": s.error, "log": None, "command": None} for s in errors],
-        "games_checked": sum(1 for s in summaries if s.checked),
+        "stalemates": t.stalemates,
+        "errors": [{"index": e["index"], "seed": e["seed"], "players": e["players"], "bots": e["bots"],
+                    "message": e["message"], "log": None, "command": None} for e in t.sorted_errors()],
+        "games_checked": t.checked,
         "seconds": round(seconds, 3),
-        "games_per_second": round(len(summaries) / seconds, 2) if seconds > 0 else None,
-        "actions": sum(s.steps for s in summaries),
+        "games_per_second": round(t.played / seconds, 2) if seconds > 0 else None,
+        "actions": t.actions,
         "workers": workers,
         "backend": backend,
     }
-    report["seat_games"] = sum(s.players for s in finished)
-    report["end_reasons"] = dict(sorted(_count(s.end_reason for s in finished).items()))
-    report["win_rate_by_seat"] = _seats(finished)
-    report["turns"] = _distribution([s.turns for s in finished])
-    report["scores"] = _distribution([float(x) for s in finished for x in s.scores])
-    report["winning_margin"] = _distribution(
-        [float(sorted(s.scores)[-1] - sorted(s.scores)[-2]) for s in finished if len(s.scores) > 1])
-    report["stats"] = {k: _distribution(v) for k, v in sorted(_stat_values(finished).items())}
-    report["components"], report["never"] = _components(finished, components)
-    report["flags"] = _flags(report, finished)
+    report["seat_games"] = t.seat_games
+    report["end_reasons"] = dict(sorted(t.end_reasons.items()))
+    report["win_rate_by_seat"] = _seats(t)
+    report["solo"] = _solo(t)
+    report["turns"] = t.turns.summary()
+    report["scores"] = t.scores.summary()
+    report["winning_margin"] = t.margin.summary()
+    report["stats"] = {k: h.summary() for k, h in sorted(t.stats.items())}
+    report["shortages"] = {k: {"games": int(games), "total": total} for k, (games, total) in sorted(t.shortages.items())}
+    report["components"], report["never"] = _components(t, components)
+    report["coverage"] = _coverage(report["components"], t.seat_games, t.choice_events)
+    report["flags"] = _flags(report, t)
     return report
 
 
-def _count(values: Any) -> dict[str, int]:
-    out: dict[str, int] = defaultdict(int)
-    for v in values:
-        out[v] += 1
-    return dict(out)
+def _rate_row(wins: Fraction, games: int) -> dict[str, Any]:
+    lo, hi = wilson(float(wins), games)
+    return {"games": games, "wins": round(float(wins), 3), "rate": round(float(wins) / games, 4) if games else 0.0,
+            "ci_low": round(lo, 4), "ci_high": round(hi, 4)}
 
 
-def _stat_values(finished: list[GameSummary]) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = defaultdict(list)
-    for s in finished:
-        for k, v in s.stats.items():
-            if isinstance(v, (int, float)):
-                out[k].append(float(v))
-    return out
-
-
-def _seats(finished: list[GameSummary]) -> dict[str, list[dict[str, Any]]]:
-    """Win rate of each seat, per player count (seat 0 moves first)."""
-    by_count: dict[int, list[GameSummary]] = defaultdict(list)
-    for s in finished:
-        by_count[s.players].append(s)
+def _seats(t: Tally) -> dict[str, list[dict[str, Any]]]:
+    """Win rate of each seat, per player count (seat 0 moves first); solo games are apart."""
     out = {}
-    for players, games in sorted(by_count.items()):
-        rows = []
-        for seat in range(players):
-            wins = sum(_share(s, seat) for s in games)
-            lo, hi = wilson(wins, len(games))
-            rows.append({"seat": seat, "games": len(games), "wins": round(wins, 3),
-                         "rate": round(wins / len(games), 4), "ci_low": round(lo, 4), "ci_high": round(hi, 4),
-                         "expected": round(1 / players, 4)})
-        out[str(players)] = rows
+    for players, seats in sorted(t.seat_wins.items()):
+        if players < 2:
+            continue
+        games = t.games_by_count[players]
+        out[str(players)] = [{"seat": seat, **_rate_row(win_share(wins), games), "expected": round(1 / players, 4)}
+                             for seat, wins in enumerate(seats)]
     return out
 
 
-def _components(finished: list[GameSummary], components: dict[str, str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Per component: event totals, games used, win rate when its owner used it, and the lift."""
-    totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    used_seats: dict[str, list[tuple[int, float]]] = defaultdict(list)  # (game index, win share)
-    seat_games = 0
-    total_share = 0.0
-    for s in finished:
-        seat_games += s.players
-        total_share += sum(_share(s, seat) for seat in range(s.players))
-        for cid, events in s.usage.items():
-            seats_used = set()
-            for event, per_seat in events.items():
-                totals[cid][event] += sum(per_seat)
-                if event in CHOICE_EVENTS:
-                    seats_used.update(i for i, n in enumerate(per_seat) if n)
-            for seat in sorted(seats_used):
-                used_seats[cid].append((s.index, _share(s, seat)))
+def _solo(t: Tally) -> dict[str, Any] | None:
+    """One player against the game: how often the player beat it (the game names the winner)."""
+    if 1 not in t.seat_wins:
+        return None
+    games = t.games_by_count[1]
+    row = _rate_row(win_share(t.seat_wins[1][0]), games)
+    return {"games": games, "won": int(row["wins"]), "lost": games - int(row["wins"]), "win_rate": row["rate"],
+            "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
+
+
+def _components(t: Tally, components: dict[str, str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Per component: event totals, games used, win rate when its owner chose it, and the lift."""
+    seat_games, total_share = t.seat_games, Fraction(t.decided)
     out: dict[str, Any] = {}
-    for cid in sorted(set(totals) | set(components)):
-        uses = used_seats.get(cid, [])
-        n_used = len(uses)
-        wins_used = sum(w for _, w in uses)
-        n_other = seat_games - n_used
-        wins_other = total_share - wins_used
-        rate_used = wins_used / n_used if n_used else None
-        rate_other = wins_other / n_other if n_other else None
-        lo, hi = wilson(wins_used, n_used)
+    for cid in sorted(set(t.components) | set(components)):
+        comp = t.components.get(cid) or ComponentTally()
+        n_used, wins_used = comp.seats_used, win_share(comp.wins_used)
+        n_other, wins_other = seat_games - n_used, total_share - wins_used
+        rate_used = float(wins_used / n_used) if n_used else None
+        rate_other = float(wins_other / n_other) if n_other else None
+        lo, hi = wilson(float(wins_used), n_used)
         out[cid] = {
             "kind": components.get(cid, ""),
-            "events": dict(sorted(totals.get(cid, {}).items())),
+            "events": dict(sorted(comp.events.items())),
             "seat_games_used": n_used,
-            "games_used": len({i for i, _ in uses}),
+            "pick_rate": round(n_used / seat_games, 4) if seat_games else 0.0,
+            "games_used": comp.games_used,
             "win_rate_when_used": round(rate_used, 4) if rate_used is not None else None,
             "ci_low": round(lo, 4), "ci_high": round(hi, 4),
             "lift": round(rate_used - rate_other, 4) if rate_used is not None and rate_other is not None else None,
-            "z": round(two_proportion_z(wins_used, n_used, wins_other, n_other), 2),
+            "z": round(two_proportion_z(float(wins_used), n_used, float(wins_other), n_other), 2),
         }
     # "Never X": for each event, the kinds it applies to are those of components that had it at
     # least once; components of those kinds that never had it are listed.
     never: dict[str, list[str]] = {}
-    events = sorted({e for t in totals.values() for e in t})
-    for event in events:
-        kinds = {components.get(cid) for cid, t in totals.items() if t.get(event)} - {None, ""}
+    for event in sorted({e for c in t.components.values() for e in c.events}):
+        kinds = {components.get(cid) for cid, c in t.components.items() if c.events.get(event)} - {None, ""}
         never[event] = sorted(cid for cid, kind in components.items()
-                              if kind in kinds and not totals.get(cid, {}).get(event))
+                              if kind in kinds and not t.components.get(cid, ComponentTally()).events.get(event))
     return out, never
 
 
-def _flags(report: dict[str, Any], finished: list[GameSummary]) -> dict[str, Any]:
+def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str]) -> dict[str, Any]:
+    """Share of the choosable components that at least COVERAGE_MIN of all seats chose.
+
+    A kind is choosable when the game reports a choice event for its components (a kind whose
+    components the game never reports a choice for, such as tiles or tokens, is left out).
+    """
+    kinds = {c["kind"] for c in comps.values() if c["kind"] and any(e in choice for e in c["events"])}
+    rows = {cid: c for cid, c in comps.items() if c["kind"] in kinds}
+    below = sorted(({"id": cid, "kind": c["kind"], "pick_rate": c["pick_rate"]} for cid, c in rows.items()
+                    if c["pick_rate"] < COVERAGE_MIN), key=lambda r: (r["kind"], r["pick_rate"], r["id"]))
+    by_kind = {}
+    for kind in sorted(kinds):
+        ids = [cid for cid, c in rows.items() if c["kind"] == kind]
+        by_kind[kind] = {"choosable": len(ids), "covered": sum(1 for cid in ids if rows[cid]["pick_rate"] >= COVERAGE_MIN)}
+    return {"threshold": COVERAGE_MIN, "choosable": len(rows), "covered": len(rows) - len(below),
+            "share": round((len(rows) - len(below)) / len(rows), 4) if rows else None,
+            "by_kind": by_kind, "below": below, "seat_games": seat_games}
+
+
+def _flags(report: dict[str, Any], t: Tally) -> dict[str, Any]:
     comps = report["components"]
-    dead = sorted(cid for cid, c in comps.items() if c["kind"] and not c["events"])
+    dead = sorted(cid for cid, c in comps.items() if c["kind"] and not any(c["events"].values()))
     dominant = sorted(
         (cid for cid, c in comps.items() if c["lift"] is not None and c["seat_games_used"] >= 30
          and c["lift"] > 0.1 and c["z"] > 3.0),
@@ -204,14 +176,14 @@ def _flags(report: dict[str, Any], finished: list[GameSummary]) -> dict[str, Any
         if seat0["ci_low"] > expected or seat0["ci_high"] < expected:
             first_player[players] = {"rate": seat0["rate"], "expected": expected,
                                      "ci": [seat0["ci_low"], seat0["ci_high"]]}
-    n = len(finished)
+    n = t.finished
     return {
         "dead_components": dead,
         "dominant_components": dominant,
-        "stalemate_rate": round(report["stalemates"] / n, 4) if n else 0.0,
-        "stalemates_flagged": bool(n and report["stalemates"] / n > 0.05),
+        "stalemate_rate": round(t.stalemates / n, 4) if n else 0.0,
+        "stalemates_flagged": bool(n and t.stalemates / n > 0.05),
         "first_player_advantage": first_player,
-        "errors": len(report["errors"]),
+        "errors": t.failed,
     }
 
 
