@@ -144,7 +144,7 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
                           interrupted=outcome.interrupted, components=kinds)
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
-    if outcome.interrupted and not outcome.summaries:
+    if outcome.interrupted and not outcome.tally.played:
         return report  # stopped before any game finished: the previous report stays as it was
     clear_logs(out_dir / "logs")
     game_dir = display(loaded.game.dir)
