@@ -64,6 +64,18 @@ class State(Protocol):
     def clone(self) -> "State": ...
 
 
+@dataclass(frozen=True)
+class ContentProblem:
+    """A game's own content rule broken (see `GameSpec.check_content`): the component kind, the
+    item's position within that kind, the key path inside the item, and what is wrong."""
+
+    kind: str
+    index: int
+    path: tuple[Any, ...]
+    message: str
+    hint: str = ""
+
+
 @runtime_checkable
 class HiddenState(Protocol):
     """What a state of an imperfect-information game adds (`GameSpec.information == "imperfect"`).

@@ -9,21 +9,14 @@ item, so a caller holding source positions (the toolkit does) can report it at f
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
+
+from engine.core.api import ContentProblem
 
 SPACES = ("fl", "fc", "fr", "rl", "rr", "hero")
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One content problem: where it is (kind, item index, path in the item) and what it is."""
-
-    kind: str
-    index: int
-    path: tuple[Any, ...]
-    message: str
-    hint: str = ""
+Problem = ContentProblem  # the core's type, under the name this module uses
 
 
 def content_problems(content: dict[str, list[dict]]) -> list[Problem]:

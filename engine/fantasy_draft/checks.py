@@ -4,22 +4,15 @@ ability's effects fit its trigger and target. `hordekit validate` reports each p
 file:line:col (GameSpec.check_content, HK309); `build_model` refuses the same content."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from engine.core.api import ContentProblem
 
 ACTION_ONLY = {"teleport": "empty-hex", "swap": "own"}
 """Effects that move the hero, and the target each one needs."""
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One content problem: where it is (kind, item index, path in the item) and what it is."""
-
-    kind: str
-    index: int
-    path: tuple[Any, ...]
-    message: str
-    hint: str = ""
+Problem = ContentProblem  # the core's type, under the name this module uses
 
 
 def content_problems(content: dict[str, list[dict]]) -> list[Problem]:
