@@ -7,7 +7,6 @@ armies are drawn, default 0.5) and `max_rounds` (the stalemate guard, default fr
 """
 from __future__ import annotations
 
-import random
 
 from engine.core.api import GameSpec
 from engine.dice_battles.checks import content_problems
@@ -22,17 +21,13 @@ def new_state(model: Model, players: int, options: dict) -> DBState:
     return DBState(model, players, options)
 
 
-def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
-    return HeuristicBot(seat, rng)
-
-
 SPEC = GameSpec(
     id="dice-battles",
     min_players=2,
     max_players=2,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic},
+    bots={"heuristic": HeuristicBot},
     effect_kinds=EFFECT_KINDS,
     kinds={"rules": True, "army-rules": True, "faction": True, "unit": True, "order-card": True,
            "battle-mat": True, "army": False},

@@ -6,7 +6,6 @@ default from the content's rules).
 """
 from __future__ import annotations
 
-import random
 
 from engine.core.api import GameSpec
 from engine.fantasy_draft.bots import HeuristicBot, evaluate
@@ -23,17 +22,13 @@ def new_state(model: Model, players: int, options: dict) -> FDState:
     return st
 
 
-def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
-    return HeuristicBot(seat, rng)
-
-
 SPEC = GameSpec(
     id="fantasy-draft",
     min_players=2,
     max_players=2,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic},
+    bots={"heuristic": HeuristicBot},
     effect_kinds=EFFECT_KINDS,
     kinds={**{k: True for k in ("rules", "terrain", "board", "hero", "basic-unit")},
            **{k: False for k in ("power-token", "reference-card", "unit-token", "slot-in", "die")}},

@@ -16,10 +16,6 @@ def new_state(model: Model, players: int, options: dict) -> HHState:
     return HHState(model, players, options)
 
 
-def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
-    return HeuristicBot(seat, rng)
-
-
 def _explore(seat: int, rng: random.Random) -> ExploreBot:
     return ExploreBot(seat, rng)
 
@@ -30,7 +26,7 @@ SPEC = GameSpec(
     max_players=5,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic, "explore": _explore},
+    bots={"heuristic": HeuristicBot, "explore": _explore},
     effect_kinds=EFFECT_KINDS,
     kinds={"rules": True, "hero": True, "action": True, "monster": True, "treasure": True, "town": True,
            "die": False, "token": False},

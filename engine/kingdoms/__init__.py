@@ -21,16 +21,8 @@ def new_state(model: Model, players: int, options: dict) -> KState:
     return KState(model, players, options)
 
 
-def _heuristic(seat: int, rng: random.Random) -> HeuristicBot:
-    return HeuristicBot(seat, rng)
-
-
 def _explore(seat: int, rng: random.Random) -> ExploreBot:
     return ExploreBot(seat, rng)
-
-
-def _horde(seat: int, rng: random.Random) -> HordeBot:
-    return HordeBot(seat, rng)
 
 
 SPEC = GameSpec(
@@ -39,7 +31,7 @@ SPEC = GameSpec(
     max_players=6,
     build_model=build_model,
     new_state=new_state,
-    bots={"heuristic": _heuristic, "explore": _explore, "horde": _horde},
+    bots={"heuristic": HeuristicBot, "explore": _explore, "horde": HordeBot},
     effect_kinds=EFFECT_KINDS,
     kinds={**{k: True for k in ("rules", "phase", "round-segment", "event", "ability", "kingdom", "structure",
                                "resource", "horde-counter", "terrain")},
