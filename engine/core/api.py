@@ -13,25 +13,66 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, runtime_checkable
 
 CHANCE: int = -1
 """The `player` of a decision that chance (the driver's RNG or a scenario script) resolves."""
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """One choice to make. The action taken is an index into `options`.
+    """One choice to make. The action taken is an index into `options`; `n` is how many there are.
+
+    `options` are the human-readable labels (logs, replays, scenarios, the `play` command). Bots
+    read structured moves instead, so a game may give `labels`, a function that builds the labels,
+    with `n`: they are then built only when someone reads `options` (most decisions of a smoke run
+    never need them), and kept once built.
 
     `secret`: the choice is made face down (a secret order, a hidden deployment): the other seats
     do not learn which option was taken until the game reveals it (see `State.reveals`).
     """
 
-    player: int
-    prompt: str
-    options: tuple[str, ...]
-    weights: tuple[float, ...] | None = None
-    secret: bool = False
+    __slots__ = ("player", "prompt", "n", "weights", "secret", "_options", "_labels")
+
+    def __init__(self, player: int, prompt: str, options: Sequence[str] | None = None,
+                 weights: tuple[float, ...] | None = None, secret: bool = False, *,
+                 n: int | None = None, labels: Callable[[], Sequence[str]] | None = None) -> None:
+        self.player = player
+        self.prompt = prompt
+        self.weights = weights
+        self.secret = secret
+        if options is not None:
+            self._options: tuple[str, ...] | None = tuple(options)
+            self._labels = None
+            self.n = len(self._options)
+        elif labels is not None and n is not None:
+            self._options = None
+            self._labels = labels
+            self.n = n
+        else:
+            raise TypeError("a Decision needs its options, or a labels function and n")
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        opts = self._options
+        if opts is None:
+            opts = self._options = tuple(self._labels())  # type: ignore[misc]
+            self._labels = None
+            if len(opts) != self.n:
+                raise ValueError(f"'{self.prompt}': {len(opts)} labels for {self.n} options")
+        return opts
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.player, self.prompt, self.options, self.weights, self.secret)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Decision(player={self.player!r}, prompt={self.prompt!r}, options={self.options!r}, "
+                f"weights={self.weights!r}, secret={self.secret!r})")
 
 
 @dataclass

@@ -21,7 +21,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, state: State, decision: Decision) -> int:
-        return self.rng.randrange(len(decision.options))
+        return self.rng.randrange(decision.n)
 
 
 def core_bots(spec: "GameSpec") -> dict[str, "BotFactory"]:

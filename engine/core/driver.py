@@ -25,7 +25,7 @@ def derive_seed(run_seed: int, index: int) -> int:
 
 def sample_chance(rng: random.Random, decision: Decision) -> int:
     """Draw an option index for a chance decision: uniform, or by its weights."""
-    n = len(decision.options)
+    n = decision.n
     weights = decision.weights
     if weights is None:
         return rng.randrange(n) if n > 1 else 0

@@ -108,7 +108,7 @@ def match_option(d: Decision, want: Any) -> int | str:
     if isinstance(want, bool):
         return f"not an option: {want!r}"
     if isinstance(want, int):
-        return want if 0 <= want < len(d.options) else f"'{d.prompt}' has no option {want}"
+        return want if 0 <= want < d.n else f"'{d.prompt}' has no option {want}"
     text = str(want)
     if text in d.options:
         return d.options.index(text)

@@ -183,7 +183,7 @@ class SearchBot:
                     return list(self.evaluate(sim))
                 choices += 1
                 policy = self.policy
-                sim.apply(policy[d.player].choose(sim, d) if policy is not None else rng.randrange(len(d.options)))
+                sim.apply(policy[d.player].choose(sim, d) if policy is not None else rng.randrange(d.n))
             else:
                 sim.apply(sample_chance(rng, d))
             steps += 1

@@ -10,7 +10,7 @@ taken since. Its cost does not grow with the length of the game. Rules that neve
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Generator
+from typing import Any, Callable, Generator, Sequence
 
 from engine.core.api import Decision, GameResult
 from engine.core.snapshot import copy_data
@@ -50,9 +50,8 @@ class SequentialState(ABC):
         current = self._current
         if current is None:
             raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < len(current.options):
-            raise ValueError(f"illegal action {action!r} for '{current.prompt}' "
-                             f"({len(current.options)} options)")
+        if action.__class__ is not int or not 0 <= action < current.n:
+            raise ValueError(f"illegal action {action!r} for '{current.prompt}' ({current.n} options)")
         self.actions.append(action)
         try:
             self._current = self._gen.send(action)
@@ -62,16 +61,19 @@ class SequentialState(ABC):
     def is_over(self) -> bool:
         return self._current is None
 
-    def ask(self, seat: int, kind: str, prompt: str, labels: list[str], moves: list,
-            secret: bool = False) -> Decision:
+    def ask(self, seat: int, kind: str, prompt: str, labels: Sequence[str] | Callable[[], Sequence[str]],
+            moves: list, secret: bool = False) -> Decision:
         """A player's decision, with its structured twin for bots.
 
         `moves[i]` is what option `i` means as data (`("recruit", card)`), published as
         `self.moves`, and `kind` names the sort of decision (`self.dkind`), so a bot never parses
-        option labels. Both are plain state: redacted, cloned and replayed like the rest."""
+        option labels. Both are plain state: redacted, cloned and replayed like the rest.
+        `labels` may be a function building them: they are then built only when read."""
         self.dkind = kind
         self.moves = moves
-        return Decision(seat, prompt, tuple(labels), secret=secret)
+        if callable(labels):
+            return Decision(seat, prompt, n=len(moves), labels=labels, secret=secret)
+        return Decision(seat, prompt, labels, secret=secret)
 
     def clone(self) -> "SequentialState":
         """An independent copy with the same future. While the state is redacted for a seat

@@ -35,7 +35,7 @@ class HeuristicBot:
             return self._order(st)
         if kind == "reinforce":
             return self._reinforce(st)
-        return self.rng.randrange(len(decision.options))
+        return self.rng.randrange(decision.n)
 
     # --- orders
     def _order(self, st: DBState) -> int:

@@ -21,7 +21,6 @@ from engine.dice_battles.effects import HANDLERS
 from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
-_SECRET = "secret" in getattr(Decision, "__dataclass_fields__", {})
 _ROLL = Decision(CHANCE, "Roll an attack die", FACES)
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
@@ -31,9 +30,7 @@ REGROUP_SLOT = 3
 
 def secret_decision(player: int, prompt: str, options: tuple[str, ...]) -> Decision:
     """A choice the other seat must not see until the reveal."""
-    if _SECRET:
-        return Decision(player, prompt, options, secret=True)  # type: ignore[call-arg]
-    return Decision(player, prompt, options)
+    return Decision(player, prompt, options, secret=True)
 
 
 class DBState:
@@ -114,8 +111,8 @@ class DBState:
         d = self._pending
         if d is None:
             raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < len(d.options):
-            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({len(d.options)} options)")
+        if action.__class__ is not int or not 0 <= action < d.n:
+            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
         self.actions.append(action)
         kind = self.dkind
         move = self.moves[action]

@@ -153,7 +153,7 @@ class HeuristicBot:
             return self._deploy(st)
         if kind == "play":
             return self._play(st)
-        return self.rng.randrange(len(decision.options))
+        return self.rng.randrange(decision.n)
 
     # ------------------------------------------------------------------ setup
     def _draft(self, st: FDState) -> int:

@@ -74,8 +74,8 @@ class FDState:
         d = self._decision
         if d is None:
             raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < len(d.options):
-            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({len(d.options)} options)")
+        if action.__class__ is not int or not 0 <= action < d.n:
+            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
         self.actions.append(action)
         if d.player == CHANCE:
             task = self.pending.pop(0)

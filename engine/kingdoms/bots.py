@@ -81,7 +81,7 @@ class HeuristicBot:
         if fn is None:
             return 0
         k = fn(state, self.seat, state.moves)
-        return k if 0 <= k < len(decision.options) else 0
+        return k if 0 <= k < decision.n else 0
 
 
 def _needs(st: Any, p: int) -> list[int]:
@@ -470,7 +470,7 @@ class ExploreBot:
     def choose(self, state: Any, decision: Decision) -> int:
         kind = state.dkind
         if kind in ("kingdom", "ability"):
-            return self.rng.randrange(len(decision.options))
+            return self.rng.randrange(decision.n)
         moves = state.moves
         if kind in ("trade", "build", "train", "move", "attack", "after-attack") and \
                 self.rng.random() < self.CURIOSITY:
