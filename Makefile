@@ -23,10 +23,18 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-## bench: print speed figures (validation, engine, PDF)
-bench: $(STAMP)
+# The bench's anchor (OpenSpiel) lives in its own environment, never in the project's.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet 'open_spiel>=1.5'
+	touch $@
+
+## bench: print speed figures (validation, engine against OpenSpiel, smoke, PDF, start-up)
+bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) out/*/ .pytest_cache
+	rm -rf $(VENV) $(BENCH_VENV) out/*/ .pytest_cache

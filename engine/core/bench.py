@@ -10,14 +10,17 @@ from engine.core.driver import derive_seed, play_game
 
 
 def bench(spec: GameSpec, model: Any, players: int, games: int, bot: str = "heuristic", seed: int = 0,
-          options: dict | None = None) -> dict:
-    """Play `games` games; report actions (decisions + chance events) per second and endings."""
+          options: dict | None = None, check: bool = False, invariants: bool | None = None) -> dict:
+    """Play `games` games; report actions (decisions + chance events) per second and endings.
+    `check=True` plays them in checked mode (invariants after every step, clone and replay);
+    `invariants=True` checks the invariants only (see `play_game`)."""
     endings: collections.Counter[str] = collections.Counter()
     steps = turns = 0
     errors = []
     start = time.perf_counter()
     for i in range(games):
-        rec = play_game(spec, model, players, derive_seed(seed, i), [bot], options=options)
+        rec = play_game(spec, model, players, derive_seed(seed, i), [bot], options=options, check=check,
+                        invariants=invariants)
         steps += rec.steps
         if rec.error:
             errors.append(rec.error)

@@ -18,6 +18,7 @@ from engine.core.snapshot import copy_data
 Rules = Generator[Decision, int, None]
 
 _LIVE = ("actions", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
+_MARK = object()  # `_keep_cp` value: note where checkpoints are, copy nothing
 
 
 class SequentialState(ABC):
@@ -37,7 +38,7 @@ class SequentialState(ABC):
         self.dkind = ""
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
         self._cp: tuple[dict[str, Any], int, Any] | None = None
-        self._keep_cp = False
+        self._keep_cp: Any = False
         self._redacted_for: int | None = None
         self._gen: Rules = self._rules()  # type: ignore[call-arg]  # rules that never checkpoint may take no argument
         self._current: Decision | None = next(self._gen, None)
@@ -103,8 +104,14 @@ class SequentialState(ABC):
         """Called by the rules where `_rules(resume)` can continue from the data alone.
 
         Snapshots are kept only once someone clones this state, so plain smoke games pay
-        nothing for them."""
-        if self._keep_cp:
+        nothing for them. `_keep_cp` is False (none), True (a snapshot at every checkpoint),
+        `_MARK` (only note where the checkpoint is) or an action count (a snapshot only there)."""
+        keep = self._keep_cp
+        if keep is False:
+            return
+        if keep is _MARK:
+            self._cp = (None, len(self.actions), resume)  # type: ignore[assignment]
+        elif keep is True or keep == len(self.actions):
             memo: dict[int, Any] = {}
             shared = self.SHARED
             data = {k: (v if k in shared else copy_data(v, memo))
@@ -112,13 +119,22 @@ class SequentialState(ABC):
             self._cp = (data, len(self.actions), resume)
 
     def _start_checkpoints(self) -> None:
-        """Replay the log once with snapshots on, to get the latest checkpoint of this game."""
-        twin = self._fresh()
-        twin._keep_cp = True
-        for a in self.actions:
-            twin.apply(a)
-        self._cp = twin._cp
+        """Find this game's latest checkpoint: replay the log once noting where the checkpoints
+        are, then replay up to the last one and take its snapshot (one copy, not one per turn)."""
+        self._cp = None
         self._keep_cp = True
+        marker = self._replayed(_MARK, len(self.actions))
+        if marker._cp is None or marker._cp[1] == 0:  # none yet, or only at the start: replay all
+            return
+        k = marker._cp[1]
+        self._cp = self._replayed(k, k)._cp
+
+    def _replayed(self, keep: Any, upto: int) -> "SequentialState":
+        twin = self._fresh()
+        twin._keep_cp = keep
+        for a in self.actions[:upto]:
+            twin.apply(a)
+        return twin
 
     def _from_checkpoint(self, data: dict[str, Any], k: int, resume: Any) -> "SequentialState":
         twin = object.__new__(type(self))
