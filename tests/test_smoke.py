@@ -248,6 +248,30 @@ def test_hordes_and_heroes_smoke_run(tmp_path: Path) -> None:
     assert report["game"] == "hordes-and-heroes" and report["games_finished"] == 24
     assert set(report["win_rate_by_seat"]) == {"2", "3", "4", "5"}
     assert report["never"].get("recruited") is not None
+    # by default every game checks its invariants after every step; 1 in 20 also clone and replay
+    assert report["games_invariants_checked"] == 24 and report["games_checked"] == 2
+
+
+def test_a_fast_run_checks_nothing(tmp_path: Path) -> None:
+    proc = run_cli("smoke", "kingdoms", "--games", "3", "--fast", "-d", str(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    report = json.loads(proc.stdout)
+    assert report["games_invariants_checked"] == 0 and report["games_checked"] == 0
+
+
+def test_a_default_run_catches_a_broken_invariant_in_any_game(coinrace_data: dict) -> None:
+    """Invariants are checked in every game, not only in the sampled ones: a rule that breaks one
+    in game 1 (not a clone-and-replay game) fails that game."""
+    from toolkit.smoke.runner import SAMPLE_EVERY, game_setup, play_one
+    from toolkit.rules import load_rules
+
+    spec = load_rules("coinrace_rules")
+    model = spec.build_model(coinrace_data)
+    assert not game_setup(_plan(), 1)[3] and 1 % SAMPLE_EVERY
+    clean = play_one(_plan(), spec, model, 1)
+    broken = play_one(_plan(options={"variants": ["negative-start"]}), spec, model, 1)
+    assert clean.error is None and clean.invariants and broken.invariants
+    assert broken.error is not None and "invariant broken" in broken.error, broken.error
 
 
 def test_hordes_and_heroes_games_do_not_depend_on_worker_history() -> None:

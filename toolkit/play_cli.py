@@ -170,7 +170,8 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     echo = typer.echo
     echo(f"{r['title']}: {r['games_finished']}/{r['games_requested']} games finished"
          f"{' (interrupted)' if r['interrupted'] else ''}, {r['games_failed']} failed, {r['stalemates']} stalemates, "
-         f"{r['games_checked']} checked; {r['games_per_second']} games/s on {r['workers']} worker(s)")
+         f"invariants checked in {r.get('games_invariants_checked', 0)}, clone and replay in {r['games_checked']}; "
+         f"{r['games_per_second']} games/s on {r['workers']} worker(s)")
     turns = r["turns"]
     if turns.get("count"):
         echo(f"  turns   mean {turns['mean']}  min {turns['min']}  median {turns['median']}  max {turns['max']}")

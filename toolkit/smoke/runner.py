@@ -22,7 +22,8 @@ from engine.core.driver import derive_seed, play_game
 from toolkit.rules import load_rules
 from toolkit.smoke.tally import Tally
 
-#: How often (1 in N games) a default run checks invariants, clone and replay equivalence.
+#: How often (1 in N games) a default run checks clone and replay equivalence at the end of a game
+#: (every game of a default run checks the invariants after every step).
 SAMPLE_EVERY = 20
 
 
@@ -68,6 +69,7 @@ class GameSummary:
     checked: bool
     steps: int
     seconds: float
+    invariants: bool = False
     error: str | None = None
     stalemate: bool = False
     end_reason: str = ""
@@ -101,8 +103,10 @@ def play_one(plan: RunPlan, spec: Any, model: Any, index: int) -> GameSummary:
     """Play game ``index`` of the plan and summarise it."""
     players, seed, lineup, checked = game_setup(plan, index)
     start = time.perf_counter()
-    rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked)
+    invariants = plan.check != "none"
+    rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked, invariants=invariants)
     summary = GameSummary(index=index, seed=seed, players=players, bots=lineup, checked=checked,
+                          invariants=invariants,
                           steps=rec.steps, seconds=time.perf_counter() - start, error=rec.error,
                           stalemate=rec.stalemate)
     if rec.result is not None:

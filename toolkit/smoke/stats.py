@@ -62,6 +62,7 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
         "errors": [{"index": e["index"], "seed": e["seed"], "players": e["players"], "bots": e["bots"],
                     "message": e["message"], "log": None, "command": None} for e in t.sorted_errors()],
         "games_checked": t.checked,
+        "games_invariants_checked": t.invariants,
         "seconds": round(seconds, 3),
         "games_per_second": round(t.played / seconds, 2) if seconds > 0 else None,
         "actions": t.actions,

@@ -141,6 +141,8 @@ class Tally:
     finished: int = 0
     failed: int = 0
     checked: int = 0
+    #: games whose invariants were checked after every step
+    invariants: int = 0
     stalemates: int = 0
     actions: int = 0
     seat_games: int = 0
@@ -167,6 +169,7 @@ class Tally:
         self.played += 1
         self.actions += s.steps
         self.checked += bool(s.checked)
+        self.invariants += bool(s.invariants)
         if s.error is not None:
             self.failed += 1
             self._keep_error({"index": s.index, "seed": s.seed, "players": s.players, "bots": list(s.bots),
@@ -223,7 +226,7 @@ class Tally:
 
     def merge(self, other: "Tally") -> "Tally":
         """Add another tally's games to this one (returns self)."""
-        for name in ("played", "finished", "failed", "checked", "stalemates", "actions", "seat_games", "decided"):
+        for name in ("played", "finished", "failed", "checked", "invariants", "stalemates", "actions", "seat_games", "decided"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.end_reasons.update(other.end_reasons)
         self.games_by_count.update(other.games_by_count)
