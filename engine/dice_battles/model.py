@@ -5,7 +5,7 @@ tuples and frozensets, and the hot loop never looks anything up by string.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 SPACES = ("fl", "fc", "fr", "rl", "rr", "hero")
@@ -108,6 +108,10 @@ class Model:
     min_units: int
     max_units: int
     by_id: dict[str, int]                 # unit, card and army ids -> index in their tuple
+    # Tables that depend only on the content (custom army sheets, the bots' per-card figures),
+    # built on first use and kept for every game played with this model: games must not pay
+    # for them again at every start or every step.
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def unit(self, ident: str) -> Unit:
         i = self.by_id.get("unit:" + ident)
