@@ -12,6 +12,7 @@ SPACES = ("fl", "fc", "fr", "rl", "rr", "hero")
 FRONT = (0, 1, 2)
 HERO = 5
 LEVELS = ("bronze", "silver", "gold", "hero")
+HERO_LEVEL = LEVELS.index("hero")
 COLOURS = ("normal", "poisoned", "crushing")
 ARMOURS = ("none", "normal", "golden")
 
@@ -63,7 +64,7 @@ class Card:
 
     @property
     def is_hero(self) -> bool:
-        return self.level == 3
+        return self.level == HERO_LEVEL
 
 
 @dataclass(frozen=True, slots=True)
