@@ -13,7 +13,7 @@ shuffled pile, with nothing hidden in an order that a bot could peek at.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
@@ -22,15 +22,17 @@ from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = Decision(CHANCE, "Roll an attack die", FACES)
+_DRAW_PROMPTS = tuple(f"Player {p} draws an order card" for p in (0, 1))
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
 REGROUP_SLOT = 3
 
 
-def secret_decision(player: int, prompt: str, options: tuple[str, ...]) -> Decision:
-    """A choice the other seat must not see until the reveal."""
-    return Decision(player, prompt, options, secret=True)
+def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
+    """A choice the other seat must not see until the reveal; its n labels are built only when
+    read (bots read `DBState.moves`)."""
+    return Decision(player, prompt, n=n, labels=labels, secret=True)
 
 
 class DBState:
@@ -165,7 +167,7 @@ class DBState:
         self.owned[seat][card] += 1
         return uid
 
-    def _army_options(self, seat: int) -> tuple[list[str], list[Any], list[float]] | Sheet:
+    def _army_options(self, seat: int) -> tuple[tuple[str, ...], tuple[Any, ...], tuple[float, ...]] | Sheet:
         """The armies chance may field for a seat, or the one the options fix."""
         m = self.model
         wanted = self.options.get("armies")
@@ -179,19 +181,10 @@ class DBState:
             return predefined(m, m.army(choice).idx)
         else:
             share = float(self.options.get("custom_share", 0.5))
-        armies = [a for a in m.armies if a.faction in factions] if share < 1 else []
-        labels, moves, weights = [], [], []
-        for a in armies:
-            labels.append(a.name)
-            moves.append(predefined(m, a.idx))
-            weights.append((1 - share) / len(armies))
-        if share > 0:
-            for f in factions:
-                for k in range(CUSTOM_VARIANTS):
-                    labels.append(f"Custom {f} army #{k}")
-                    moves.append((f, k))
-                    weights.append(share / (len(factions) * CUSTOM_VARIANTS))
-        return labels, moves, weights
+        key = ("army-options", tuple(factions), share)
+        if key not in m.derived:  # the same table at every game start: built once per model
+            m.derived[key] = _army_table(m, factions, share)
+        return m.derived[key]
 
     # ------------------------------------------------------------------ the round, step by step
     def _advance(self) -> None:
@@ -207,9 +200,7 @@ class DBState:
                         self.seat += 1
                         continue
                     labels, moves, weights = got
-                    moves = [mv if isinstance(mv, Sheet) else _Lazy(self.model, *mv) for mv in moves]
-                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", tuple(labels),
-                                               tuple(weights)), moves)
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
                     return
                 self.phase, self.seat = "draw", 0
             elif ph == "draw":
@@ -271,9 +262,10 @@ class DBState:
             if len(idx) == 1:
                 self._draw(p, idx[0])
                 continue
-            self._ask("draw", Decision(CHANCE, f"Player {p} draws an order card",
-                                       tuple(m.cards[i].name for i in idx),
-                                       tuple(float(self.deck[p][i]) for i in idx)), idx)
+            cards = m.cards
+            self._ask("draw", Decision(CHANCE, _DRAW_PROMPTS[p], n=len(idx),
+                                       labels=lambda: [cards[i].name for i in idx],
+                                       weights=tuple([float(self.deck[p][i]) for i in idx])), idx)
             return True
         return False
 
@@ -299,19 +291,16 @@ class DBState:
                 self.seat, self.slot = self.seat + 1, 0
                 continue
             kinds = sorted(set(self.hand[p]))
-            labels = [f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds]
-            moves: list[int] = list(kinds)
             if self.slot == REGROUP_SLOT:
                 prompt = f"Player {p}: regrouping order (face down)"
-                labels.append(NO_REGROUP)
-                moves.append(-1)
+                skip = [NO_REGROUP]
             else:
                 st = self.status(p, self.slot)
                 prompt = f"Player {p}: order for the {m.battalion_names[self.slot].lower()} ({st}, face down)"
-                if st != "active":
-                    labels.append(NO_ORDER)
-                    moves.append(-1)
-            self._ask("order", secret_decision(p, prompt, tuple(labels)), moves)
+                skip = [NO_ORDER] if st != "active" else []
+            moves: list[int] = kinds + [-1] * len(skip)
+            self._ask("order", secret_decision(p, prompt, len(moves), lambda: [
+                f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds] + skip), moves)
             return True
         return False
 
@@ -348,10 +337,12 @@ class DBState:
                 self.slot += 1
                 continue
             moves = self.reinforcement_moves(p, self.slot)
-            labels = [NO_REINFORCEMENT] + [f"{m.units[self.utype[uid]].name} to {m.space_names[s].lower()}"
-                                           for _, uid, s in moves]
+            utype = self.utype
             self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
-                                                   f"{m.battalion_names[self.slot].lower()} (secret)", tuple(labels)),
+                                                   f"{m.battalion_names[self.slot].lower()} (secret)", 1 + len(moves),
+                                                   lambda: [NO_REINFORCEMENT] + [
+                                                       f"{m.units[utype[uid]].name} to {m.space_names[s].lower()}"
+                                                       for _, uid, s in moves]),
                       [None] + moves)
             return True
         return False
@@ -741,33 +732,41 @@ class DBState:
         return [0 if i in hidden else a for i, a in enumerate(self.actions)]
 
     def redact(self, seat: int) -> Any:
-        """Hide in place what `seat` cannot see; the stand-ins depend only on what it can see."""
+        """Hide in place what `seat` cannot see; the stand-ins depend only on what it can see.
+
+        The other seat's hidden cards (hand, deck, and its face-down orders while they are face
+        down) become the lowest cards of their pool, in order; the rest is its deck. Why it is
+        built this way: the driver redacts around every bot call, so the real lists are set
+        aside whole (not copied) and only the blanked log positions are saved."""
         o = 1 - seat
-        token = (o, list(self.hand[o]), list(self.deck[o]), list(self.orders[o]), list(self.pend[o]),
-                 list(self.actions))
-        if self.phase in ("orders", "reinforce"):
-            placed = [i for i, c in enumerate(self.orders[o]) if c >= 0]
-            pool = self._hidden_pool(o)
-            hand_n = len(self.hand[o])
-            self.hand[o] = pool[:hand_n]
+        hand, deck, orders, pend = self.hand[o], self.deck[o], self.orders[o], self.pend[o]
+        actions = self.actions
+        hidden = self._secret_positions_of(o)
+        token = (o, hand, deck, orders, pend, hidden, [actions[i] for i in hidden])
+        for i in hidden:
+            actions[i] = 0
+        pool = list(deck)                         # counts per card of everything `seat` cannot tell apart
+        for c in hand:
+            pool[c] += 1
+        placed = [i for i, c in enumerate(orders) if c >= 0] if self.phase in ("orders", "reinforce") else []
+        for i in placed:
+            pool[orders[i]] += 1
+        lowest = _take_lowest(pool, len(hand) + len(placed))
+        self.hand[o] = lowest[:len(hand)]
+        if placed:
+            stand_in = list(orders)
             for k, i in enumerate(placed):
-                self.orders[o][i] = pool[hand_n + k]
-            rest = pool[hand_n + len(placed):]
-        else:
-            rest = self._hidden_pool(o)[len(self.hand[o]):]
-            self.hand[o] = self._hidden_pool(o)[:len(self.hand[o])]
-        self.deck[o] = [0] * len(self.model.cards)
-        for c in rest:
-            self.deck[o][c] += 1
+                stand_in[i] = lowest[len(hand) + k]
+            self.orders[o] = stand_in
+        self.deck[o] = pool
         self.pend[o] = []
-        for i in self._secret_positions_of(o):
-            self.actions[i] = 0
         return token
 
     def restore(self, token: Any) -> None:
-        o, hand, deck, orders, pend, actions = token
-        self.hand[o], self.deck[o], self.orders[o], self.pend[o] = hand, deck, orders, pend
-        self.actions[:] = actions
+        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], hidden, values = token
+        actions = self.actions
+        for i, a in zip(hidden, values):
+            actions[i] = a
 
     def resample(self, seat: int, rng: random.Random) -> None:
         """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
@@ -805,6 +804,39 @@ class DBState:
         """Positions in `actions` that only seat o may read: its unrevealed secret choices and
         every card it drew (the option index names the card)."""
         return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.drawn_at[o]
+
+
+def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str, ...], tuple[Any, ...],
+                                                                       tuple[float, ...]]:
+    """Labels, moves and weights of the army draw: predefined armies of the factions, then
+    custom variants (built only if drawn) sharing `share` of the weight."""
+    armies = [a for a in m.armies if a.faction in factions] if share < 1 else []
+    labels, moves, weights = [], [], []
+    for a in armies:
+        labels.append(a.name)
+        moves.append(predefined(m, a.idx))
+        weights.append((1 - share) / len(armies))
+    if share > 0:
+        for f in factions:
+            for k in range(CUSTOM_VARIANTS):
+                labels.append(f"Custom {f} army #{k}")
+                moves.append(_Lazy(m, f, k))
+                weights.append(share / (len(factions) * CUSTOM_VARIANTS))
+    return tuple(labels), tuple(moves), tuple(weights)
+
+
+def _take_lowest(counts: list[int], n: int) -> list[int]:
+    """Remove the n lowest cards from a count per card and return them in order."""
+    out: list[int] = []
+    c = 0
+    while len(out) < n:
+        k = counts[c]
+        if k:
+            k = min(k, n - len(out))
+            out += [c] * k
+            counts[c] -= k
+        c += 1
+    return out
 
 
 class _Lazy:
