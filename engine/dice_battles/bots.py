@@ -56,11 +56,22 @@ class _View:
 class HeuristicBot:
     """Greedy by expected wounds, with the counter-class guess and regrouping described above."""
 
-    __slots__ = ("seat", "rng")
+    __slots__ = ("seat", "rng", "_seen")
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
+        self._seen: tuple[DBState, int, _View] | None = None   # the view of the last orders phase
+
+    def _view(self, st: DBState) -> _View:
+        """The seat's view for this decision. Nothing moves on the mat while orders are placed, so
+        the seat's order decisions of one round (on the same state) share one view."""
+        seen = self._seen
+        if seen is not None and seen[0] is st and seen[1] == st.round:
+            return seen[2]
+        view = _View(st, self.seat)
+        self._seen = (st, st.round, view)
+        return view
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: DBState = state
@@ -74,7 +85,7 @@ class HeuristicBot:
     # --- orders
     def _order(self, st: DBState) -> int:
         slot, moves = st.slot, st.moves
-        view = _View(st, self.seat)
+        view = self._view(st)
         if slot == REGROUP_SLOT:
             return self._regroup_choice(st, view)
         status = view.status[slot]

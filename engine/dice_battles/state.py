@@ -13,6 +13,7 @@ shuffled pile, with nothing hidden in an order that a bot could peek at.
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult
@@ -118,9 +119,8 @@ class DBState:
         self.actions.append(action)
         kind = self.dkind
         move = self.moves[action]
-        if kind == "army":
-            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
-            self.seat += 1
+        if kind == "roll":  # the commonest step first
+            self._assign_die(action + 1)
         elif kind == "draw":
             self.drawn_at[self.seat].append(len(self.actions) - 1)
             self._draw(self.seat, move)
@@ -138,8 +138,9 @@ class DBState:
             if move is not None:
                 self.pend[self.seat].append(move)
             self.slot += 1
-        elif kind == "roll":
-            self._assign_die(action + 1)
+        elif kind == "army":
+            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
+            self.seat += 1
         self._advance()
 
     # ------------------------------------------------------------------ set-up
@@ -192,7 +193,20 @@ class DBState:
         self._pending = None
         while True:
             ph = self.phase
-            if ph == "army":
+            if ph == "roll":  # the commonest step first
+                queue = self.queue
+                while queue and queue[0][2] <= 0:
+                    queue.pop(0)
+                if queue:
+                    self._ask("roll", _ROLL, FACES)
+                    return
+                self._check_defeated()
+                if max(self.heroes_lost) >= 2:
+                    self._end("two-heroes-lost")
+                    return
+                self._discard_played()
+                self.phase, self.seat = "draw", 0
+            elif ph == "army":
                 if self.seat < 2:
                     got = self._army_options(self.seat)
                     if isinstance(got, Sheet):
@@ -223,18 +237,6 @@ class DBState:
                 self._activate()
                 self._poison_to_wounds()
                 self.phase = "roll"
-            elif ph == "roll":
-                while self.queue and self.queue[0][2] <= 0:
-                    self.queue.pop(0)
-                if self.queue:
-                    self._ask("roll", _ROLL, FACES)
-                    return
-                self._check_defeated()
-                if max(self.heroes_lost) >= 2:
-                    self._end("two-heroes-lost")
-                    return
-                self._discard_played()
-                self.phase, self.seat = "draw", 0
 
     def _ask(self, kind: str, d: Decision, moves: Any) -> None:
         self.dkind, self.moves, self._pending = kind, moves, d
@@ -258,14 +260,15 @@ class DBState:
                 self.deck[p], self.discard[p] = self.discard[p], [0] * len(m.cards)
                 self.deck_size[p] = total
                 self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
-            idx = [i for i, c in enumerate(self.deck[p]) if c]
+            deck = self.deck[p]
+            idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
             if len(idx) == 1:
                 self._draw(p, idx[0])
                 continue
             cards = m.cards
             self._ask("draw", Decision(CHANCE, _DRAW_PROMPTS[p], n=len(idx),
                                        labels=lambda: [cards[i].name for i in idx],
-                                       weights=tuple([float(self.deck[p][i]) for i in idx])), idx)
+                                       weights=tuple(map(float, filter(None, deck)))), idx)
             return True
         return False
 
@@ -828,14 +831,14 @@ def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str,
 def _take_lowest(counts: list[int], n: int) -> list[int]:
     """Remove the n lowest cards from a count per card and return them in order."""
     out: list[int] = []
-    c = 0
-    while len(out) < n:
-        k = counts[c]
+    for c, k in enumerate(counts):
+        if n <= 0:
+            break
         if k:
-            k = min(k, n - len(out))
+            k = k if k < n else n
             out += [c] * k
             counts[c] -= k
-        c += 1
+            n -= k
     return out
 
 
