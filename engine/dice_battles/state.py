@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
+from operator import add, sub
 from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult
@@ -28,6 +29,13 @@ NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
 REGROUP_SLOT = 3
+# The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
+# cards, every tile's marks, the marks of the tile the last die hit. Each rule that can break a
+# group notes it in `_audit` when it runs, so a check after a step tests only those.
+_TILES, _MARKS, _HIT = 1, 2, 4
+_CARDS_OF = (8, 16)
+_CARDS = _CARDS_OF[0] | _CARDS_OF[1]
+_ALL = _TILES | _CARDS | _MARKS
 
 
 def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
@@ -92,6 +100,9 @@ class DBState:
         self.moves: list[Any] = []
         self.dkind = ""
         self._pending: Decision | None = None
+        self._audited = -1                        # len(actions) when the invariants last held
+        self._audit = _ALL                        # the invariants the last step's rules could change
+        self._hit = -1                            # the tile the last die hit (-1: none)
         if sheets is not None:
             for p, sh in enumerate(sheets):
                 self.field(p, sh)
@@ -117,6 +128,7 @@ class DBState:
         if action.__class__ is not int or not 0 <= action < d.n:
             raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
         self.actions.append(action)
+        self._audit = 0
         kind = self.dkind
         move = self.moves[action]
         if kind == "roll":  # the commonest step first
@@ -129,6 +141,7 @@ class DBState:
             self.secret_who.append(self.seat)
             self.fresh_hands = False
             if move >= 0:
+                self._audit |= _CARDS_OF[self.seat]
                 self.hand[self.seat].remove(move)
                 self.orders[self.seat][self.slot] = move
             self.slot += 1
@@ -146,6 +159,7 @@ class DBState:
     # ------------------------------------------------------------------ set-up
     def field(self, seat: int, sheet: Sheet) -> None:
         """Put an army's tiles on the mat and its cards (one per tile) in the deck."""
+        self._audit |= _ALL
         self.sheet_ids[seat], self.sheet_labels[seat], self.factions[seat] = sheet.id, sheet.label, sheet.faction
         for b, bat in enumerate(sheet.battalions):
             for s, ut in enumerate(bat):
@@ -223,6 +237,7 @@ class DBState:
                 self.phase, self.seat, self.slot = "orders", 0, 0
                 self.round += 1
                 self.fresh_hands = True
+                self._audit |= _CARDS    # the hand-size invariant applies now
                 if self.round > self.round_limit:
                     self._end("round-limit")
                     return
@@ -260,6 +275,7 @@ class DBState:
                 self.deck[p], self.discard[p] = self.discard[p], [0] * len(m.cards)
                 self.deck_size[p] = total
                 self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
+                self._audit |= _CARDS_OF[p]
             deck = self.deck[p]
             idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
             if len(idx) == 1:
@@ -273,6 +289,7 @@ class DBState:
         return False
 
     def _draw(self, p: int, card: int) -> None:
+        self._audit |= _CARDS_OF[p]
         self.deck[p][card] -= 1
         self.deck_size[p] -= 1
         hand = self.hand[p]
@@ -352,6 +369,7 @@ class DBState:
 
     # --- step 3: reveal, check and activate
     def _reveal(self) -> None:
+        self._audit |= _TILES
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
         self.secret_open, self.secret_who, self.log = [], [], []
         for p in (0, 1):
@@ -450,6 +468,7 @@ class DBState:
         """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
         the one closest to leaving; in a battalion the first in space order, front row first),
         unless v2.0's token rule or a full zone cancels it."""
+        self._audit |= _TILES | _MARKS
         m = self.model
         if not self.token_on_board(p, card.unit):
             self.log.append(f"player {p}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
@@ -493,6 +512,7 @@ class DBState:
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
+        self._audit |= _MARKS
         done = 0
         while done < amount and (self.poison[uid] or self.excess[uid] or self.wounds[uid]):
             if self.poison[uid]:
@@ -506,6 +526,7 @@ class DBState:
 
     # --- step 4: poison from last round becomes a wound; dice rolled and assigned by face
     def _poison_to_wounds(self) -> None:
+        self._audit |= _MARKS
         morale = self.model.units
         for uid, pz in enumerate(self.poison):
             if pz:
@@ -544,6 +565,10 @@ class DBState:
 
     def hit(self, uid: int, colour: int, ignore_armour: bool = False) -> str:
         """One attack die lands on a tile: armour, then poison, then a wound."""
+        if self._audit & _HIT and self._hit != uid:
+            self._audit |= _MARKS    # a second tile marked since the last check: test them all
+        self._audit |= _HIT
+        self._hit = uid
         u = self.model.units[self.utype[uid]]
         self.hits[uid] += 1
         if not ignore_armour and not self.blocked[uid] and self.model.blocks[u.armour][colour] == self.hits[uid]:
@@ -558,6 +583,7 @@ class DBState:
 
     # --- step 5: defeated units flee or are annihilated; heroes last
     def _check_defeated(self) -> None:
+        self._audit |= _TILES
         m = self.model
         self.hits = [0] * len(self.hits)
         self.blocked = [0] * len(self.blocked)
@@ -610,6 +636,7 @@ class DBState:
 
     # --- step 6
     def _discard_played(self) -> None:
+        self._audit |= _CARDS
         for p in (0, 1):
             for i, c in enumerate(self.orders[p]):
                 if c >= 0:
@@ -649,31 +676,81 @@ class DBState:
         return count
 
     def check_invariants(self) -> list[str]:
+        """Every invariant of the state; [] when it is sound.
+
+        Why in this shape: checked runs test the invariants after every step, so they must cost
+        little next to the step. Right after one step from a sound state, only the groups the
+        step's rules noted in `_audit` are tested (the others held then and nothing touched
+        them); any other call tests them all. Each group is first tested with whole-list
+        operations; the walk that names what is wrong runs only when that test fails."""
+        scope = self._audit if self._audited == len(self.actions) - 1 else _ALL
+        out: list[str] = []
+        if scope & _TILES:
+            out += self._tile_problems()
+        for p in (0, 1):
+            if scope & _CARDS_OF[p]:
+                out += self._card_problems(p)
+        if scope & _MARKS:
+            out += self._mark_problems()
+        elif scope & _HIT and self._hit >= 0:
+            out += self._tile_mark_problems(self._hit, _morale_of(self.model))
+        if not out:
+            self._audited = len(self.actions)
+        return out
+
+    def _tile_problems(self) -> list[str]:
+        """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
+        fleeing spaces."""
+        out = [f"player {p}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
+               if len(self.fleeing[p]) > self.model.fleeing_spaces]
+        n = len(self.utype)
+        here: list[int] = []
+        for p in (0, 1):
+            for bat in self.board[p]:
+                here += bat
+            here += self.reinf[p] + self.fleeing[p] + self.gone[p]
+        placed = set(here)
+        placed.discard(-1)
+        if len(here) - here.count(-1) == n == len(placed) and (not placed or (min(placed) >= 0 and max(placed) < n)):
+            return out
+        units = self.model.units
+        return out + [f"tile {uid} ({units[self.utype[uid]].id}) is in {k} places"
+                      for uid, k in enumerate(self.places()) if k != 1]
+
+    def _card_problems(self, p: int) -> list[str]:
+        """Seat p's order cards: none created or lost, the deck size right, full hands after the
+        draw step."""
         m = self.model
         out = []
-        for uid, n in enumerate(self.places()):
-            if n != 1:
-                out.append(f"tile {uid} ({m.units[self.utype[uid]].id}) is in {n} places")
-        for p in (0, 1):
-            have = [self.deck[p][c] + self.discard[p][c] for c in range(len(m.cards))]
-            for c in self.hand[p]:
+        have = list(map(add, self.deck[p], self.discard[p]))
+        for c in self.hand[p]:
+            have[c] += 1
+        for c in self.orders[p]:
+            if c >= 0:
                 have[c] += 1
-            for c in self.orders[p]:
-                if c >= 0:
-                    have[c] += 1
-            if have != self.owned[p]:
-                out.append(f"player {p}: order cards created or lost")
-            if sum(self.deck[p]) != self.deck_size[p]:
-                out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
-            if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-                out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
-            if len(self.fleeing[p]) > m.fleeing_spaces:
-                out.append(f"player {p}: {len(self.fleeing[p])} tiles fleeing")
-        for uid in range(len(self.utype)):
-            if self.poison[uid] > 1:
-                out.append(f"tile {uid} carries {self.poison[uid]} poison dice")
-            if not 0 <= self.wounds[uid] <= m.units[self.utype[uid]].morale:
-                out.append(f"tile {uid} has {self.wounds[uid]} wounds on {m.units[self.utype[uid]].morale} morale")
+        if have != self.owned[p]:
+            out.append(f"player {p}: order cards created or lost")
+        if sum(self.deck[p]) != self.deck_size[p]:
+            out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
+        if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
+            out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
+        return out
+
+    def _mark_problems(self) -> list[str]:
+        """No tile carries two poison dice or wounds outside 0..its morale."""
+        morale = _morale_of(self.model)
+        if max(self.poison, default=0) <= 1 and min(self.wounds, default=0) >= 0 and \
+                min(map(sub, map(morale.__getitem__, self.utype), self.wounds), default=0) >= 0:
+            return []
+        return [msg for uid in range(len(self.utype)) for msg in self._tile_mark_problems(uid, morale)]
+
+    def _tile_mark_problems(self, uid: int, morale: tuple[int, ...]) -> list[str]:
+        out = []
+        if self.poison[uid] > 1:
+            out.append(f"tile {uid} carries {self.poison[uid]} poison dice")
+        top = morale[self.utype[uid]]
+        if not 0 <= self.wounds[uid] <= top:
+            out.append(f"tile {uid} has {self.wounds[uid]} wounds on {top} morale")
         return out
 
     # ------------------------------------------------------------------ cheap clones
@@ -826,6 +903,14 @@ def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str,
                 moves.append(_Lazy(m, f, k))
                 weights.append(share / (len(factions) * CUSTOM_VARIANTS))
     return tuple(labels), tuple(moves), tuple(weights)
+
+
+def _morale_of(m: Model) -> tuple[int, ...]:
+    """Morale per unit type, kept on the model (the invariant checks read it at every step)."""
+    morale = m.derived.get("morale")
+    if morale is None:
+        morale = m.derived["morale"] = tuple(u.morale for u in m.units)
+    return morale
 
 
 def _take_lowest(counts: list[int], n: int) -> list[int]:
