@@ -29,6 +29,7 @@ NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
 REGROUP_SLOT = 3
+_PRIVATE_KINDS = frozenset({"draw", "order", "reinforce"})   # steps only the acting seat may read
 # The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
 # cards, every tile's marks, the marks of the tile the last die hit. Each rule that can break a
 # group notes it in `_audit` when it runs, so a check after a step tests only those.
@@ -53,6 +54,9 @@ class DBState:
         self.n = 2
         self.options = dict(options or {})
         self.actions: list[int] = []
+        # The action log as each seat sees it (the other seat's draws and unrevealed secret choices
+        # read 0), kept step by step so that redacting for a bot is a swap; None in a redacted state.
+        self.seen: list[list[int]] | None = [[], []]
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
         self.secret_open: list[int] = []          # positions of secret choices not yet revealed
         self.secret_who: list[int] = []           # the seat that made each of them
@@ -131,6 +135,14 @@ class DBState:
         self._audit = 0
         kind = self.dkind
         move = self.moves[action]
+        seen = self.seen
+        if seen is not None:
+            if kind in _PRIVATE_KINDS:
+                seen[self.seat].append(action)
+                seen[1 - self.seat].append(0)
+            else:
+                seen[0].append(action)
+                seen[1].append(action)
         if kind == "roll":  # the commonest step first
             self._assign_die(action + 1)
         elif kind == "draw":
@@ -371,6 +383,9 @@ class DBState:
     def _reveal(self) -> None:
         self._audit |= _TILES
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
+        if self.seen is not None:
+            for pos in self.secret_open:
+                self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
         self.secret_open, self.secret_who, self.log = [], [], []
         for p in (0, 1):
             for b, uid, s in self.pend[p]:
@@ -767,6 +782,7 @@ class DBState:
         twin.stats = dict(self.stats)
         twin.options = dict(self.options)
         twin.moves = list(self.moves)
+        twin.seen = None if self.seen is None else [list(v) for v in self.seen]
         return twin
 
     def fingerprint(self) -> Any:
@@ -808,6 +824,8 @@ class DBState:
 
     def visible_actions(self, seat: int) -> list[int]:
         """The action log with the other seat's unrevealed secret choices blanked."""
+        if self.seen is not None:
+            return list(self.seen[seat])
         hidden = set(self._secret_positions_of(1 - seat))
         return [0 if i in hidden else a for i, a in enumerate(self.actions)]
 
@@ -817,14 +835,15 @@ class DBState:
         The other seat's hidden cards (hand, deck, and its face-down orders while they are face
         down) become the lowest cards of their pool, in order; the rest is its deck. Why it is
         built this way: the driver redacts around every bot call, so the real lists are set
-        aside whole (not copied) and only the blanked log positions are saved."""
+        aside whole (not copied) and the log is swapped for the seat's own view of it."""
         o = 1 - seat
         hand, deck, orders, pend = self.hand[o], self.deck[o], self.orders[o], self.pend[o]
-        actions = self.actions
-        hidden = self._secret_positions_of(o)
-        token = (o, hand, deck, orders, pend, hidden, [actions[i] for i in hidden])
-        for i in hidden:
-            actions[i] = 0
+        token = (o, hand, deck, orders, pend, self.actions, self.seen)
+        if self.seen is not None:
+            self.actions, self.seen = self.seen[seat], None
+        else:  # a redacted state's clone: blank the positions in a copy
+            hidden = set(self._secret_positions_of(o))
+            self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
         pool = list(deck)                         # counts per card of everything `seat` cannot tell apart
         for c in hand:
             pool[c] += 1
@@ -843,10 +862,7 @@ class DBState:
         return token
 
     def restore(self, token: Any) -> None:
-        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], hidden, values = token
-        actions = self.actions
-        for i, a in zip(hidden, values):
-            actions[i] = a
+        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen = token
 
     def resample(self, seat: int, rng: random.Random) -> None:
         """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
