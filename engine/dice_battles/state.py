@@ -323,13 +323,9 @@ class DBState:
                 self.seat, self.slot = self.seat + 1, 0
                 continue
             kinds = sorted(set(self.hand[p]))
-            if self.slot == REGROUP_SLOT:
-                prompt = f"Player {p}: regrouping order (face down)"
-                skip = [NO_REGROUP]
-            else:
-                st = self.status(p, self.slot)
-                prompt = f"Player {p}: order for the {m.battalion_names[self.slot].lower()} ({st}, face down)"
-                skip = [NO_ORDER] if st != "active" else []
+            st = "" if self.slot == REGROUP_SLOT else self.status(p, self.slot)
+            prompt = _order_prompt(m, p, self.slot, st)
+            skip = [NO_REGROUP] if self.slot == REGROUP_SLOT else [NO_ORDER] if st != "active" else []
             moves: list[int] = kinds + [-1] * len(skip)
             self._ask("order", secret_decision(p, prompt, len(moves), lambda: [
                 f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds] + skip), moves)
@@ -442,15 +438,17 @@ class DBState:
             if c >= 0:
                 self.activated[p][REGROUP_SLOT] = True
                 self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
+        # regroups are done: no hero moves again this step, so each status is read once
+        active = [[self.status(p, b) == "active" for b in range(3)] for p in (0, 1)]
         for p in (0, 1):
             for b in range(3):
-                if self.activated[p][b] and self.activated[1 - p][b] and self.status(p, b) == "active":
+                if self.activated[p][b] and self.activated[1 - p][b] and active[p][b]:
                     if any(e.kind == "cancel-powers" for e in cards[self.orders[p][b]].effects):
                         self.cancelled[1 - p][b] = True
         ignore = [[False] * 3 for _ in range(2)]
         for p in (0, 1):
             for b in range(3):
-                if not self.activated[p][b] or self.status(p, b) != "active":
+                if not self.activated[p][b] or not active[p][b]:
                     continue
                 card = cards[self.orders[p][b]]
                 opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
@@ -470,7 +468,7 @@ class DBState:
                 self._use(card.id, "activated", p)
         for p in (0, 1):  # support powers after the dice are counted
             for b in range(3):
-                if self.activated[p][b] and self.status(p, b) == "active" and not self.cancelled[p][b]:
+                if self.activated[p][b] and active[p][b] and not self.cancelled[p][b]:
                     card = cards[self.orders[p][b]]
                     opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
                     for e in card.effects:
@@ -919,6 +917,16 @@ def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str,
                 moves.append(_Lazy(m, f, k))
                 weights.append(share / (len(factions) * CUSTOM_VARIANTS))
     return tuple(labels), tuple(moves), tuple(weights)
+
+
+def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
+    """The prompt of an order decision, from a per-model table (the same few at every round)."""
+    key = ("order-prompt", p, slot, status)
+    prompt = m.derived.get(key)
+    if prompt is None:
+        prompt = m.derived[key] = (f"Player {p}: regrouping order (face down)" if slot == REGROUP_SLOT else
+                                   f"Player {p}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
+    return prompt
 
 
 def _morale_of(m: Model) -> tuple[int, ...]:
