@@ -361,10 +361,12 @@ class DBState:
                 continue
             # Whether a seat is asked depends only on the open table, never on the tiles it has
             # already sent face down (the other seat sees how many choices it makes).
-            if not self.reinforcement_moves(p, self.slot, secret=False):
+            moves = self.reinforcement_moves(p, self.slot, secret=False)
+            if not moves:
                 self.slot += 1
                 continue
-            moves = self.reinforcement_moves(p, self.slot)
+            if self.pend[p]:  # tiles already sent face down are not sent twice
+                moves = self.reinforcement_moves(p, self.slot)
             utype = self.utype
             self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
                                                    f"{m.battalion_names[self.slot].lower()} (secret)", 1 + len(moves),
@@ -601,17 +603,16 @@ class DBState:
         self.hits = [0] * len(self.hits)
         self.blocked = [0] * len(self.blocked)
         last_battalion = sum(1 for b in range(3) if self.status(0, b) == "active") == 1
+        morale, utype, wounds = _morale_of(m), self.utype, self.wounds
         for p in (0, 1):
             batch: list[tuple[int, int, int, int]] = []
             for b in range(3):
                 bat = self.board[p][b]
                 for s in range(6):
                     uid = bat[s]
-                    if uid < 0:
+                    if uid < 0 or wounds[uid] < morale[utype[uid]]:
                         continue
-                    u = m.units[self.utype[uid]]
-                    if self.wounds[uid] < u.morale:
-                        continue
+                    u = m.units[utype[uid]]
                     bat[s] = -1
                     if s == HERO:
                         self._remove(p, uid, "hero defeated")
