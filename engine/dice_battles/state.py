@@ -107,6 +107,7 @@ class DBState:
         self._audited = -1                        # len(actions) when the invariants last held
         self._audit = _ALL                        # the invariants the last step's rules could change
         self._hit = -1                            # the tile the last die hit (-1: none)
+        self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
         if sheets is not None:
             for p, sh in enumerate(sheets):
                 self.field(p, sh)
@@ -834,31 +835,42 @@ class DBState:
         The other seat's hidden cards (hand, deck, and its face-down orders while they are face
         down) become the lowest cards of their pool, in order; the rest is its deck. Why it is
         built this way: the driver redacts around every bot call, so the real lists are set
-        aside whole (not copied) and the log is swapped for the seat's own view of it."""
+        aside whole (not copied), the log is swapped for the seat's own view of it, and the
+        stand-ins, which a seat's several decisions of a phase share, are kept (see `_stand_ins`)."""
         o = 1 - seat
-        hand, deck, orders, pend = self.hand[o], self.deck[o], self.orders[o], self.pend[o]
-        token = (o, hand, deck, orders, pend, self.actions, self.seen)
+        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen)
         if self.seen is not None:
             self.actions, self.seen = self.seen[seat], None
         else:  # a redacted state's clone: blank the positions in a copy
             hidden = set(self._secret_positions_of(o))
             self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
-        pool = list(deck)                         # counts per card of everything `seat` cannot tell apart
+        hand, deck, orders = self._stand_ins(o)
+        self.hand[o], self.deck[o], self.orders[o], self.pend[o] = list(hand), list(deck), list(orders), []
+        return token
+
+    def _stand_ins(self, o: int) -> tuple[list[int], list[int], list[int]]:
+        """Seat o's hand, deck and orders as the other seat may know them. A function of those
+        three lists and of whether orders are face down, so the last result is kept with copies
+        of its inputs and reused while they compare equal (the caller copies it)."""
+        hand, deck, orders = self.hand[o], self.deck[o], self.orders[o]
+        secret = self.phase in ("orders", "reinforce")
+        kept = self._kept_stand_ins[o]
+        if kept is not None and kept[0] == secret and kept[1] == hand and kept[2] == deck and kept[3] == orders:
+            return kept[4]
+        pool = list(deck)                         # counts per card of everything the other seat cannot tell apart
         for c in hand:
             pool[c] += 1
-        placed = [i for i, c in enumerate(orders) if c >= 0] if self.phase in ("orders", "reinforce") else []
+        placed = [i for i, c in enumerate(orders) if c >= 0] if secret else []
         for i in placed:
             pool[orders[i]] += 1
         lowest = _take_lowest(pool, len(hand) + len(placed))
-        self.hand[o] = lowest[:len(hand)]
-        if placed:
-            stand_in = list(orders)
-            for k, i in enumerate(placed):
-                stand_in[i] = lowest[len(hand) + k]
-            self.orders[o] = stand_in
-        self.deck[o] = pool
-        self.pend[o] = []
-        return token
+        stand_in = list(orders)
+        for k, i in enumerate(placed):
+            stand_in[i] = lowest[len(hand) + k]
+        result = (lowest[:len(hand)], pool, stand_in)
+        kept = (secret, list(hand), list(deck), list(orders), result)
+        self._kept_stand_ins = (kept, self._kept_stand_ins[1]) if o == 0 else (self._kept_stand_ins[0], kept)
+        return result
 
     def restore(self, token: Any) -> None:
         o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen = token
@@ -941,14 +953,14 @@ def _morale_of(m: Model) -> tuple[int, ...]:
 def _take_lowest(counts: list[int], n: int) -> list[int]:
     """Remove the n lowest cards from a count per card and return them in order."""
     out: list[int] = []
-    for c, k in enumerate(counts):
+    for c in compress(range(len(counts)), counts):   # the cards with a count, lowest first
         if n <= 0:
             break
-        if k:
-            k = k if k < n else n
-            out += [c] * k
-            counts[c] -= k
-            n -= k
+        k = counts[c]
+        k = k if k < n else n
+        out += [c] * k
+        counts[c] -= k
+        n -= k
     return out
 
 
