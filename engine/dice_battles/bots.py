@@ -13,10 +13,19 @@ from typing import Any
 
 from engine.core.api import Decision
 from engine.dice_battles.effects import HANDLERS
-from engine.dice_battles.model import HERO, HERO_LEVEL, Card
+from engine.dice_battles.model import HERO, HERO_LEVEL, Card, Model
 from engine.dice_battles.state import REGROUP_SLOT, DBState
 
 _COLOUR_WORTH = (1.0, 1.15, 1.25)      # normal, poisoned (lingers), crushing (beats armour)
+
+
+def _order_classes(m: Model) -> tuple[str, ...]:
+    """Per unit type, the class of its order card: a table of the content, shared by every bot
+    and game of the model."""
+    table = m.derived.get("order-classes")
+    if table is None:
+        table = m.derived["order-classes"] = tuple(m.cards[u.card].cls for u in m.units)
+    return table
 
 
 class _View:
@@ -106,12 +115,12 @@ class HeuristicBot:
 
     def likely_classes(self, st: DBState, b: int) -> dict[str, float]:
         """Share of each class among the orders the opponent could activate on battalion b."""
-        m = st.model
-        o = 1 - self.seat
+        classes = _order_classes(st.model)
+        utype = st.utype
         counts: dict[str, float] = {}
-        for uid in st.board[o][b]:
+        for uid in st.board[1 - self.seat][b]:
             if uid >= 0:
-                cls = m.cards[m.units[st.utype[uid]].card].cls
+                cls = classes[utype[uid]]
                 counts[cls] = counts.get(cls, 0.0) + 1.0
         total = sum(counts.values()) or 1.0
         return {k: v / total for k, v in counts.items()}

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
-from engine.dice_battles.effects import HANDLERS
+from engine.dice_battles.effects import powers
 from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -443,10 +443,11 @@ class DBState:
                 self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
         # regroups are done: no hero moves again this step, so each status is read once
         active = [[self.status(p, b) == "active" for b in range(3)] for p in (0, 1)]
+        grouped = powers(m)
         for p in (0, 1):
             for b in range(3):
                 if self.activated[p][b] and self.activated[1 - p][b] and active[p][b]:
-                    if any(e.kind == "cancel-powers" for e in cards[self.orders[p][b]].effects):
+                    if grouped[self.orders[p][b]].cancels:
                         self.cancelled[1 - p][b] = True
         ignore = [[False] * 3 for _ in range(2)]
         for p in (0, 1):
@@ -457,16 +458,14 @@ class DBState:
                 opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
                 n = card.dice + (1 if card.dice and self.matching(p, b, card.unit) > 1 else 0)
                 if not self.cancelled[p][b]:
-                    for e in card.effects:
-                        h = HANDLERS[e.kind]
-                        if h.category == "offensive" and card.dice:
-                            n += h.run(self, p, b, card, e, opp)
-                        elif e.kind == "ignore-armour":
-                            ignore[p][b] = True
+                    mine = grouped[card.idx]
+                    if card.dice:
+                        for run, e in mine.offensive:
+                            n += run(self, p, b, card, e, opp)
+                    ignore[p][b] = mine.ignores_armour
                 if opp is not None and not self.cancelled[1 - p][b]:
-                    for e in opp.effects:
-                        if HANDLERS[e.kind].category == "defensive":
-                            n -= HANDLERS[e.kind].run(self, 1 - p, b, opp, e, card)
+                    for run, e in grouped[opp.idx].defensive:
+                        n -= run(self, 1 - p, b, opp, e, card)
                 self.dice[p][b] = max(0, n)
                 self._use(card.id, "activated", p)
         for p in (0, 1):  # support powers after the dice are counted
@@ -474,9 +473,8 @@ class DBState:
                 if self.activated[p][b] and active[p][b] and not self.cancelled[p][b]:
                     card = cards[self.orders[p][b]]
                     opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
-                    for e in card.effects:
-                        if e.kind in ("heal", "global-heal"):
-                            HANDLERS[e.kind].run(self, p, b, card, e, opp)
+                    for run, e in grouped[card.idx].heals:
+                        run(self, p, b, card, e, opp)
         self.queue = [[p, b, self.dice[p][b], cards[self.orders[p][b]].colour, int(ignore[p][b])]
                       for p in (0, 1) for b in range(3) if self.dice[p][b] > 0]
 
