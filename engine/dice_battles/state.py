@@ -233,17 +233,6 @@ class DBState:
                     return
                 self._discard_played()
                 self.phase, self.seat = "draw", 0
-            elif ph == "army":
-                if self.seat < 2:
-                    got = self._army_options(self.seat)
-                    if isinstance(got, Sheet):
-                        self.field(self.seat, got)
-                        self.seat += 1
-                        continue
-                    labels, moves, weights = got
-                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
-                    return
-                self.phase, self.seat = "draw", 0
             elif ph == "draw":
                 if self._next_draw():
                     return
@@ -265,6 +254,17 @@ class DBState:
                 self._activate()
                 self._poison_to_wounds()
                 self.phase = "roll"
+            elif ph == "army":
+                if self.seat < 2:
+                    got = self._army_options(self.seat)
+                    if isinstance(got, Sheet):
+                        self.field(self.seat, got)
+                        self.seat += 1
+                        continue
+                    labels, moves, weights = got
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
+                    return
+                self.phase, self.seat = "draw", 0
 
     def _ask(self, kind: str, d: Decision, moves: Any) -> None:
         self.dkind, self.moves, self._pending = kind, moves, d
@@ -399,7 +399,7 @@ class DBState:
     def matching(self, p: int, b: int, unit: int) -> int:
         """Tiles in battalion b of seat p with the card's picture."""
         utype = self.utype
-        return sum(1 for uid in self.board[p][b] if uid >= 0 and utype[uid] == unit)
+        return [utype[uid] for uid in self.board[p][b] if uid >= 0].count(unit)
 
     def can_activate(self, p: int, b: int, card: Card) -> bool:
         """On an active battalion: a tile with the card's picture stands there; a hero card may
