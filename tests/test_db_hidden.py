@@ -139,3 +139,19 @@ def test_how_many_reinforcement_choices_a_seat_makes_does_not_reveal_them() -> N
             st.apply(next(i for i, o in enumerate(d.options) if o.startswith(first)) if asked == 1 else 0)
         counts.append(asked)
     assert counts == [2, 2]
+
+
+def test_the_log_a_seat_sees_blanks_exactly_the_other_seats_draws_and_unrevealed_choices() -> None:
+    rec = play_game(SPEC, model(), 2, derive_seed(4, 0), ["heuristic"])
+    st = SPEC.new_state(model(), 2, {})
+    for action in rec.actions:
+        for seat in (0, 1):
+            private = set(st.secret_open[i] for i, who in enumerate(st.secret_who) if who != seat)
+            private |= set(st.drawn_at[1 - seat])
+            want = [0 if i in private else a for i, a in enumerate(st.actions)]
+            assert st.visible_actions(seat) == want
+            token = st.redact(seat)
+            assert st.actions == want
+            st.restore(token)
+        st.apply(action)
+    assert st.actions == rec.actions

@@ -12,6 +12,7 @@ from engine.dice_battles import SPEC
 from engine.dice_battles.armies import CUSTOM_VARIANTS, custom
 from engine.dice_battles.checks import army_problems
 from engine.dice_battles.model import SPACES
+from engine.dice_battles.state import DBState
 from test_db_support import SCENARIOS, content, load_yaml, model, scenario_state, table
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
@@ -112,6 +113,63 @@ def test_invariants_catch_two_poison_dice_and_wounds_above_morale() -> None:
     st.wounds[uid] = 5
     problems = "; ".join(st.check_invariants())
     assert "2 poison" in problems and "5 wounds on 2 morale" in problems
+
+
+def _checked_game_error(monkeypatch: pytest.MonkeyPatch, name: str, broken) -> str:
+    """Play checked games with one rule of DBState replaced by a broken one; the first error."""
+    real = getattr(DBState, name)
+    monkeypatch.setattr(DBState, name, lambda self, *a: broken(self, real, *a))
+    for i in range(6):
+        rec = play_game(SPEC, model(), 2, derive_seed(8, i), ["heuristic"], check=True)
+        if rec.error:
+            return rec.error
+    return ""
+
+
+def test_checked_play_catches_a_draw_that_loses_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    def lossy(self, real, p, card):
+        real(self, p, card)
+        if self.round == 3:
+            self.hand[p].pop()      # the drawn card vanishes
+    assert "order cards created or lost" in _checked_game_error(monkeypatch, "_draw", lossy)
+
+
+def test_checked_play_catches_an_order_that_changes_the_deck_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    def sloppy(self, real, action):
+        if self.dkind == "order" and self.round == 2:
+            self.deck_size[self.seat] += 1
+        real(self, action)
+    assert "deck size" in _checked_game_error(monkeypatch, "apply", sloppy)
+
+
+def test_checked_play_catches_a_die_that_marks_a_tile_wrongly(monkeypatch: pytest.MonkeyPatch) -> None:
+    def double_poison(self, real, uid, colour, ignore=False):
+        out = real(self, uid, colour, ignore)
+        self.poison[uid] = 2
+        return out
+    assert "2 poison dice" in _checked_game_error(monkeypatch, "hit", double_poison)
+
+
+def test_checked_play_catches_a_heal_that_leaves_wounds_below_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    def overheal(self, real, uid, amount):
+        done = real(self, uid, amount)
+        self.wounds[uid] = -1
+        return done
+    assert "-1 wounds" in _checked_game_error(monkeypatch, "heal_unit", overheal)
+
+
+def test_checked_play_catches_a_defeated_tile_left_on_the_mat(monkeypatch: pytest.MonkeyPatch) -> None:
+    def duplicate(self, real):
+        real(self)
+        if self.gone[0]:
+            self.board[0][0][0] = self.gone[0][0]   # a lost tile is back on the mat as well
+    assert "in 2 places" in _checked_game_error(monkeypatch, "_check_defeated", duplicate)
+
+
+def test_checked_play_catches_a_fleeing_zone_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    def keep_all(self, real, p, uid):
+        self.fleeing[p].insert(0, uid)          # nobody is pushed off the last space
+    assert "tiles fleeing" in _checked_game_error(monkeypatch, "_flee", keep_all)
 
 
 def test_a_clone_copies_plain_data_and_plays_on_independently() -> None:

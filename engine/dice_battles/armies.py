@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.dice_battles.model import HERO, Model
 
 CUSTOM_VARIANTS = 40
+_GROUPS = tuple((g, tuple(s for s in range(5) if g >> s & 1)) for g in range(1, 32))  # sets of space kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,16 @@ def predefined(model: Model, idx: int) -> Sheet:
 
 
 def custom(model: Model, faction: str, variant: int) -> Sheet:
-    """A legal custom army of `faction` (30 points, 15-19 normal units, one hero per battalion)."""
+    """A legal custom army of `faction` (30 points, 15-19 normal units, one hero per battalion),
+    built once per model: the same variant always gives the same sheet."""
+    key = ("custom-army", faction, variant)
+    sheet = model.derived.get(key)
+    if sheet is None:
+        sheet = model.derived[key] = _build_custom(model, faction, variant)
+    return sheet
+
+
+def _build_custom(model: Model, faction: str, variant: int) -> Sheet:
     rng = random.Random(f"{faction}:{variant}")
     normal = [u for u in model.units if u.faction == faction and u.level < 3]
     heroes = [u.idx for u in model.units if u.faction == faction and u.level == 3]
@@ -59,31 +69,58 @@ def custom(model: Model, faction: str, variant: int) -> Sheet:
 
 def _place(units: list, rng: random.Random) -> tuple[list[int], list[int]] | None:
     """Fill the 15 battalion spaces (each unit on a space its tile allows); the rest wait in
-    reinforcements. Backtracking over the most constrained space first; None when impossible."""
+    reinforcements. Backtracking over the most constrained space first; None when impossible.
+
+    Why the pruning: a branch is entered only while the spaces left can still all be filled
+    (Hall's condition over the five space kinds, exact for this matching), so the search never
+    explores a dead subtree. Pruning only dead subtrees keeps the depth-first order, hence the
+    first solution found, exactly as without it."""
     slots = [s for _ in range(3) for s in range(5)]
     order = sorted(range(15), key=lambda i: sum(1 for u in units if slots[i] in u.positions))
     fill = [-1] * 15
     used = [False] * len(units)
     idx = list(range(len(units)))
     rng.shuffle(idx)
+    masks = [sum(1 << s for s in u.positions if s < HERO) for u in units]
+    free = [0] * 32                      # unused units per position mask
+    for m in masks:
+        free[m] += 1
+    need = [0] * 5                       # spaces left to fill per space kind
+    for s in slots:
+        need[s] += 1
+
+    def fillable() -> bool:
+        kinds = [m for m in range(32) if free[m]]
+        for group, members in _GROUPS:
+            demand = 0
+            for s in members:
+                demand += need[s]
+            if demand and demand > sum([free[m] for m in kinds if m & group]):
+                return False
+        return True
 
     def go(k: int) -> bool:
         if k == 15:
             return True
         slot = order[k]
+        kind = slots[slot]
         tried = set()
+        need[kind] -= 1
         for i in idx:
             u = units[i]
-            if used[i] or u.idx in tried or slots[slot] not in u.positions:
+            if used[i] or u.idx in tried or kind not in u.positions:
                 continue
             tried.add(u.idx)
             used[i] = True
+            free[masks[i]] -= 1
             fill[slot] = u.idx
-            if go(k + 1):
+            if fillable() and go(k + 1):
                 return True
             used[i] = False
+            free[masks[i]] += 1
+        need[kind] += 1
         return False
 
-    if not go(0):
+    if not fillable() or not go(0):
         return None
     return fill, [units[i].idx for i in idx if not used[i]]

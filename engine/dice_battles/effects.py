@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from engine.dice_battles.model import Card, Effect
+from engine.dice_battles.model import Card, Effect, Model
 
 if TYPE_CHECKING:
     from engine.dice_battles.state import DBState
@@ -78,3 +78,33 @@ HANDLERS: dict[str, Handler] = {
     "ignore-armour": Handler("support", _flag),
 }
 EFFECT_KINDS = frozenset(HANDLERS)
+
+
+@dataclass(frozen=True, slots=True)
+class Powers:
+    """One card's powers grouped by the point of the round that runs them, each with its handler."""
+
+    cancels: bool                                  # cancels the opposing card's powers
+    ignores_armour: bool
+    offensive: tuple[tuple[Callable[..., int], Effect], ...]
+    defensive: tuple[tuple[Callable[..., int], Effect], ...]
+    heals: tuple[tuple[Callable[..., int], Effect], ...]
+
+
+def powers(model: Model) -> tuple[Powers, ...]:
+    """Per card, its grouped powers: built once per model, since the rules read them every round."""
+    table = model.derived.get("powers")
+    if table is None:
+        table = model.derived["powers"] = tuple(_group(c) for c in model.cards)
+    return table
+
+
+def _group(card: Card) -> Powers:
+    def of(test: Callable[[Effect], bool]) -> tuple[tuple[Callable[..., int], Effect], ...]:
+        return tuple((HANDLERS[e.kind].run, e) for e in card.effects if test(e))
+
+    return Powers(cancels=any(e.kind == "cancel-powers" for e in card.effects),
+                  ignores_armour=any(e.kind == "ignore-armour" for e in card.effects),
+                  offensive=of(lambda e: HANDLERS[e.kind].category == "offensive"),
+                  defensive=of(lambda e: HANDLERS[e.kind].category == "defensive"),
+                  heals=of(lambda e: e.kind in ("heal", "global-heal")))

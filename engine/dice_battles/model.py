@@ -5,13 +5,14 @@ tuples and frozensets, and the hot loop never looks anything up by string.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 SPACES = ("fl", "fc", "fr", "rl", "rr", "hero")
 FRONT = (0, 1, 2)
 HERO = 5
 LEVELS = ("bronze", "silver", "gold", "hero")
+HERO_LEVEL = LEVELS.index("hero")
 COLOURS = ("normal", "poisoned", "crushing")
 ARMOURS = ("none", "normal", "golden")
 
@@ -63,7 +64,7 @@ class Card:
 
     @property
     def is_hero(self) -> bool:
-        return self.level == 3
+        return self.level == HERO_LEVEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,10 @@ class Model:
     min_units: int
     max_units: int
     by_id: dict[str, int]                 # unit, card and army ids -> index in their tuple
+    # Tables that depend only on the content (custom army sheets, the bots' per-card figures),
+    # built on first use and kept for every game played with this model: games must not pay
+    # for them again at every start or every step.
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def unit(self, ident: str) -> Unit:
         i = self.by_id.get("unit:" + ident)

@@ -13,24 +13,36 @@ shuffled pile, with nothing hidden in an order that a bot could peek at.
 from __future__ import annotations
 
 import random
-from typing import Any
+from itertools import compress
+from operator import add, sub
+from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
-from engine.dice_battles.effects import HANDLERS
+from engine.dice_battles.effects import powers
 from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = Decision(CHANCE, "Roll an attack die", FACES)
+_DRAW_PROMPTS = tuple(f"Player {p} draws an order card" for p in (0, 1))
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
 REGROUP_SLOT = 3
+_PRIVATE_KINDS = frozenset({"draw", "order", "reinforce"})   # steps only the acting seat may read
+# The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
+# cards, every tile's marks, the marks of the tile the last die hit. Each rule that can break a
+# group notes it in `_audit` when it runs, so a check after a step tests only those.
+_TILES, _MARKS, _HIT = 1, 2, 4
+_CARDS_OF = (8, 16)
+_CARDS = _CARDS_OF[0] | _CARDS_OF[1]
+_ALL = _TILES | _CARDS | _MARKS
 
 
-def secret_decision(player: int, prompt: str, options: tuple[str, ...]) -> Decision:
-    """A choice the other seat must not see until the reveal."""
-    return Decision(player, prompt, options, secret=True)
+def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
+    """A choice the other seat must not see until the reveal; its n labels are built only when
+    read (bots read `DBState.moves`)."""
+    return Decision(player, prompt, n=n, labels=labels, secret=True)
 
 
 class DBState:
@@ -42,6 +54,9 @@ class DBState:
         self.n = 2
         self.options = dict(options or {})
         self.actions: list[int] = []
+        # The action log as each seat sees it (the other seat's draws and unrevealed secret choices
+        # read 0), kept step by step so that redacting for a bot is a swap; None in a redacted state.
+        self.seen: list[list[int]] | None = [[], []]
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
         self.secret_open: list[int] = []          # positions of secret choices not yet revealed
         self.secret_who: list[int] = []           # the seat that made each of them
@@ -89,6 +104,10 @@ class DBState:
         self.moves: list[Any] = []
         self.dkind = ""
         self._pending: Decision | None = None
+        self._audited = -1                        # len(actions) when the invariants last held
+        self._audit = _ALL                        # the invariants the last step's rules could change
+        self._hit = -1                            # the tile the last die hit (-1: none)
+        self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
         if sheets is not None:
             for p, sh in enumerate(sheets):
                 self.field(p, sh)
@@ -114,11 +133,19 @@ class DBState:
         if action.__class__ is not int or not 0 <= action < d.n:
             raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
         self.actions.append(action)
+        self._audit = 0
         kind = self.dkind
         move = self.moves[action]
-        if kind == "army":
-            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
-            self.seat += 1
+        seen = self.seen
+        if seen is not None:
+            if kind in _PRIVATE_KINDS:
+                seen[self.seat].append(action)
+                seen[1 - self.seat].append(0)
+            else:
+                seen[0].append(action)
+                seen[1].append(action)
+        if kind == "roll":  # the commonest step first
+            self._assign_die(action + 1)
         elif kind == "draw":
             self.drawn_at[self.seat].append(len(self.actions) - 1)
             self._draw(self.seat, move)
@@ -127,6 +154,7 @@ class DBState:
             self.secret_who.append(self.seat)
             self.fresh_hands = False
             if move >= 0:
+                self._audit |= _CARDS_OF[self.seat]
                 self.hand[self.seat].remove(move)
                 self.orders[self.seat][self.slot] = move
             self.slot += 1
@@ -136,13 +164,15 @@ class DBState:
             if move is not None:
                 self.pend[self.seat].append(move)
             self.slot += 1
-        elif kind == "roll":
-            self._assign_die(action + 1)
+        elif kind == "army":
+            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
+            self.seat += 1
         self._advance()
 
     # ------------------------------------------------------------------ set-up
     def field(self, seat: int, sheet: Sheet) -> None:
         """Put an army's tiles on the mat and its cards (one per tile) in the deck."""
+        self._audit |= _ALL
         self.sheet_ids[seat], self.sheet_labels[seat], self.factions[seat] = sheet.id, sheet.label, sheet.faction
         for b, bat in enumerate(sheet.battalions):
             for s, ut in enumerate(bat):
@@ -165,7 +195,7 @@ class DBState:
         self.owned[seat][card] += 1
         return uid
 
-    def _army_options(self, seat: int) -> tuple[list[str], list[Any], list[float]] | Sheet:
+    def _army_options(self, seat: int) -> tuple[tuple[str, ...], tuple[Any, ...], tuple[float, ...]] | Sheet:
         """The armies chance may field for a seat, or the one the options fix."""
         m = self.model
         wanted = self.options.get("armies")
@@ -179,19 +209,10 @@ class DBState:
             return predefined(m, m.army(choice).idx)
         else:
             share = float(self.options.get("custom_share", 0.5))
-        armies = [a for a in m.armies if a.faction in factions] if share < 1 else []
-        labels, moves, weights = [], [], []
-        for a in armies:
-            labels.append(a.name)
-            moves.append(predefined(m, a.idx))
-            weights.append((1 - share) / len(armies))
-        if share > 0:
-            for f in factions:
-                for k in range(CUSTOM_VARIANTS):
-                    labels.append(f"Custom {f} army #{k}")
-                    moves.append((f, k))
-                    weights.append(share / (len(factions) * CUSTOM_VARIANTS))
-        return labels, moves, weights
+        key = ("army-options", tuple(factions), share)
+        if key not in m.derived:  # the same table at every game start: built once per model
+            m.derived[key] = _army_table(m, factions, share)
+        return m.derived[key]
 
     # ------------------------------------------------------------------ the round, step by step
     def _advance(self) -> None:
@@ -199,18 +220,18 @@ class DBState:
         self._pending = None
         while True:
             ph = self.phase
-            if ph == "army":
-                if self.seat < 2:
-                    got = self._army_options(self.seat)
-                    if isinstance(got, Sheet):
-                        self.field(self.seat, got)
-                        self.seat += 1
-                        continue
-                    labels, moves, weights = got
-                    moves = [mv if isinstance(mv, Sheet) else _Lazy(self.model, *mv) for mv in moves]
-                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", tuple(labels),
-                                               tuple(weights)), moves)
+            if ph == "roll":  # the commonest step first
+                queue = self.queue
+                while queue and queue[0][2] <= 0:
+                    queue.pop(0)
+                if queue:
+                    self._ask("roll", _ROLL, FACES)
                     return
+                self._check_defeated()
+                if max(self.heroes_lost) >= 2:
+                    self._end("two-heroes-lost")
+                    return
+                self._discard_played()
                 self.phase, self.seat = "draw", 0
             elif ph == "draw":
                 if self._next_draw():
@@ -218,6 +239,7 @@ class DBState:
                 self.phase, self.seat, self.slot = "orders", 0, 0
                 self.round += 1
                 self.fresh_hands = True
+                self._audit |= _CARDS    # the hand-size invariant applies now
                 if self.round > self.round_limit:
                     self._end("round-limit")
                     return
@@ -232,17 +254,16 @@ class DBState:
                 self._activate()
                 self._poison_to_wounds()
                 self.phase = "roll"
-            elif ph == "roll":
-                while self.queue and self.queue[0][2] <= 0:
-                    self.queue.pop(0)
-                if self.queue:
-                    self._ask("roll", _ROLL, FACES)
+            elif ph == "army":
+                if self.seat < 2:
+                    got = self._army_options(self.seat)
+                    if isinstance(got, Sheet):
+                        self.field(self.seat, got)
+                        self.seat += 1
+                        continue
+                    labels, moves, weights = got
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
                     return
-                self._check_defeated()
-                if max(self.heroes_lost) >= 2:
-                    self._end("two-heroes-lost")
-                    return
-                self._discard_played()
                 self.phase, self.seat = "draw", 0
 
     def _ask(self, kind: str, d: Decision, moves: Any) -> None:
@@ -267,17 +288,21 @@ class DBState:
                 self.deck[p], self.discard[p] = self.discard[p], [0] * len(m.cards)
                 self.deck_size[p] = total
                 self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
-            idx = [i for i, c in enumerate(self.deck[p]) if c]
+                self._audit |= _CARDS_OF[p]
+            deck = self.deck[p]
+            idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
             if len(idx) == 1:
                 self._draw(p, idx[0])
                 continue
-            self._ask("draw", Decision(CHANCE, f"Player {p} draws an order card",
-                                       tuple(m.cards[i].name for i in idx),
-                                       tuple(float(self.deck[p][i]) for i in idx)), idx)
+            cards = m.cards
+            self._ask("draw", Decision(CHANCE, _DRAW_PROMPTS[p], n=len(idx),
+                                       labels=lambda: [cards[i].name for i in idx],
+                                       weights=tuple(map(float, filter(None, deck)))), idx)
             return True
         return False
 
     def _draw(self, p: int, card: int) -> None:
+        self._audit |= _CARDS_OF[p]
         self.deck[p][card] -= 1
         self.deck_size[p] -= 1
         hand = self.hand[p]
@@ -299,19 +324,12 @@ class DBState:
                 self.seat, self.slot = self.seat + 1, 0
                 continue
             kinds = sorted(set(self.hand[p]))
-            labels = [f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds]
-            moves: list[int] = list(kinds)
-            if self.slot == REGROUP_SLOT:
-                prompt = f"Player {p}: regrouping order (face down)"
-                labels.append(NO_REGROUP)
-                moves.append(-1)
-            else:
-                st = self.status(p, self.slot)
-                prompt = f"Player {p}: order for the {m.battalion_names[self.slot].lower()} ({st}, face down)"
-                if st != "active":
-                    labels.append(NO_ORDER)
-                    moves.append(-1)
-            self._ask("order", secret_decision(p, prompt, tuple(labels)), moves)
+            st = "" if self.slot == REGROUP_SLOT else self.status(p, self.slot)
+            prompt = _order_prompt(m, p, self.slot, st)
+            skip = [NO_REGROUP] if self.slot == REGROUP_SLOT else [NO_ORDER] if st != "active" else []
+            moves: list[int] = kinds + [-1] * len(skip)
+            self._ask("order", secret_decision(p, prompt, len(moves), lambda: [
+                f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds] + skip), moves)
             return True
         return False
 
@@ -344,21 +362,29 @@ class DBState:
                 continue
             # Whether a seat is asked depends only on the open table, never on the tiles it has
             # already sent face down (the other seat sees how many choices it makes).
-            if not self.reinforcement_moves(p, self.slot, secret=False):
+            moves = self.reinforcement_moves(p, self.slot, secret=False)
+            if not moves:
                 self.slot += 1
                 continue
-            moves = self.reinforcement_moves(p, self.slot)
-            labels = [NO_REINFORCEMENT] + [f"{m.units[self.utype[uid]].name} to {m.space_names[s].lower()}"
-                                           for _, uid, s in moves]
+            if self.pend[p]:  # tiles already sent face down are not sent twice
+                moves = self.reinforcement_moves(p, self.slot)
+            utype = self.utype
             self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
-                                                   f"{m.battalion_names[self.slot].lower()} (secret)", tuple(labels)),
+                                                   f"{m.battalion_names[self.slot].lower()} (secret)", 1 + len(moves),
+                                                   lambda: [NO_REINFORCEMENT] + [
+                                                       f"{m.units[utype[uid]].name} to {m.space_names[s].lower()}"
+                                                       for _, uid, s in moves]),
                       [None] + moves)
             return True
         return False
 
     # --- step 3: reveal, check and activate
     def _reveal(self) -> None:
+        self._audit |= _TILES
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
+        if self.seen is not None:
+            for pos in self.secret_open:
+                self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
         self.secret_open, self.secret_who, self.log = [], [], []
         for p in (0, 1):
             for b, uid, s in self.pend[p]:
@@ -373,7 +399,7 @@ class DBState:
     def matching(self, p: int, b: int, unit: int) -> int:
         """Tiles in battalion b of seat p with the card's picture."""
         utype = self.utype
-        return sum(1 for uid in self.board[p][b] if uid >= 0 and utype[uid] == unit)
+        return [utype[uid] for uid in self.board[p][b] if uid >= 0].count(unit)
 
     def can_activate(self, p: int, b: int, card: Card) -> bool:
         """On an active battalion: a tile with the card's picture stands there; a hero card may
@@ -415,40 +441,40 @@ class DBState:
             if c >= 0:
                 self.activated[p][REGROUP_SLOT] = True
                 self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
+        # regroups are done: no hero moves again this step, so each status is read once
+        active = [[self.status(p, b) == "active" for b in range(3)] for p in (0, 1)]
+        grouped = powers(m)
         for p in (0, 1):
             for b in range(3):
-                if self.activated[p][b] and self.activated[1 - p][b] and self.status(p, b) == "active":
-                    if any(e.kind == "cancel-powers" for e in cards[self.orders[p][b]].effects):
+                if self.activated[p][b] and self.activated[1 - p][b] and active[p][b]:
+                    if grouped[self.orders[p][b]].cancels:
                         self.cancelled[1 - p][b] = True
         ignore = [[False] * 3 for _ in range(2)]
         for p in (0, 1):
             for b in range(3):
-                if not self.activated[p][b] or self.status(p, b) != "active":
+                if not self.activated[p][b] or not active[p][b]:
                     continue
                 card = cards[self.orders[p][b]]
                 opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
                 n = card.dice + (1 if card.dice and self.matching(p, b, card.unit) > 1 else 0)
                 if not self.cancelled[p][b]:
-                    for e in card.effects:
-                        h = HANDLERS[e.kind]
-                        if h.category == "offensive" and card.dice:
-                            n += h.run(self, p, b, card, e, opp)
-                        elif e.kind == "ignore-armour":
-                            ignore[p][b] = True
+                    mine = grouped[card.idx]
+                    if card.dice:
+                        for run, e in mine.offensive:
+                            n += run(self, p, b, card, e, opp)
+                    ignore[p][b] = mine.ignores_armour
                 if opp is not None and not self.cancelled[1 - p][b]:
-                    for e in opp.effects:
-                        if HANDLERS[e.kind].category == "defensive":
-                            n -= HANDLERS[e.kind].run(self, 1 - p, b, opp, e, card)
+                    for run, e in grouped[opp.idx].defensive:
+                        n -= run(self, 1 - p, b, opp, e, card)
                 self.dice[p][b] = max(0, n)
                 self._use(card.id, "activated", p)
         for p in (0, 1):  # support powers after the dice are counted
             for b in range(3):
-                if self.activated[p][b] and self.status(p, b) == "active" and not self.cancelled[p][b]:
+                if self.activated[p][b] and active[p][b] and not self.cancelled[p][b]:
                     card = cards[self.orders[p][b]]
                     opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
-                    for e in card.effects:
-                        if e.kind in ("heal", "global-heal"):
-                            HANDLERS[e.kind].run(self, p, b, card, e, opp)
+                    for run, e in grouped[card.idx].heals:
+                        run(self, p, b, card, e, opp)
         self.queue = [[p, b, self.dice[p][b], cards[self.orders[p][b]].colour, int(ignore[p][b])]
                       for p in (0, 1) for b in range(3) if self.dice[p][b] > 0]
 
@@ -456,6 +482,7 @@ class DBState:
         """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
         the one closest to leaving; in a battalion the first in space order, front row first),
         unless v2.0's token rule or a full zone cancels it."""
+        self._audit |= _TILES | _MARKS
         m = self.model
         if not self.token_on_board(p, card.unit):
             self.log.append(f"player {p}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
@@ -499,6 +526,7 @@ class DBState:
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
+        self._audit |= _MARKS
         done = 0
         while done < amount and (self.poison[uid] or self.excess[uid] or self.wounds[uid]):
             if self.poison[uid]:
@@ -512,6 +540,7 @@ class DBState:
 
     # --- step 4: poison from last round becomes a wound; dice rolled and assigned by face
     def _poison_to_wounds(self) -> None:
+        self._audit |= _MARKS
         morale = self.model.units
         for uid, pz in enumerate(self.poison):
             if pz:
@@ -550,6 +579,10 @@ class DBState:
 
     def hit(self, uid: int, colour: int, ignore_armour: bool = False) -> str:
         """One attack die lands on a tile: armour, then poison, then a wound."""
+        if self._audit & _HIT and self._hit != uid:
+            self._audit |= _MARKS    # a second tile marked since the last check: test them all
+        self._audit |= _HIT
+        self._hit = uid
         u = self.model.units[self.utype[uid]]
         self.hits[uid] += 1
         if not ignore_armour and not self.blocked[uid] and self.model.blocks[u.armour][colour] == self.hits[uid]:
@@ -564,21 +597,21 @@ class DBState:
 
     # --- step 5: defeated units flee or are annihilated; heroes last
     def _check_defeated(self) -> None:
+        self._audit |= _TILES
         m = self.model
         self.hits = [0] * len(self.hits)
         self.blocked = [0] * len(self.blocked)
         last_battalion = sum(1 for b in range(3) if self.status(0, b) == "active") == 1
+        morale, utype, wounds = _morale_of(m), self.utype, self.wounds
         for p in (0, 1):
             batch: list[tuple[int, int, int, int]] = []
             for b in range(3):
                 bat = self.board[p][b]
                 for s in range(6):
                     uid = bat[s]
-                    if uid < 0:
+                    if uid < 0 or wounds[uid] < morale[utype[uid]]:
                         continue
-                    u = m.units[self.utype[uid]]
-                    if self.wounds[uid] < u.morale:
-                        continue
+                    u = m.units[utype[uid]]
                     bat[s] = -1
                     if s == HERO:
                         self._remove(p, uid, "hero defeated")
@@ -616,6 +649,7 @@ class DBState:
 
     # --- step 6
     def _discard_played(self) -> None:
+        self._audit |= _CARDS
         for p in (0, 1):
             for i, c in enumerate(self.orders[p]):
                 if c >= 0:
@@ -655,31 +689,81 @@ class DBState:
         return count
 
     def check_invariants(self) -> list[str]:
+        """Every invariant of the state; [] when it is sound.
+
+        Why in this shape: checked runs test the invariants after every step, so they must cost
+        little next to the step. Right after one step from a sound state, only the groups the
+        step's rules noted in `_audit` are tested (the others held then and nothing touched
+        them); any other call tests them all. Each group is first tested with whole-list
+        operations; the walk that names what is wrong runs only when that test fails."""
+        scope = self._audit if self._audited == len(self.actions) - 1 else _ALL
+        out: list[str] = []
+        if scope & _TILES:
+            out += self._tile_problems()
+        for p in (0, 1):
+            if scope & _CARDS_OF[p]:
+                out += self._card_problems(p)
+        if scope & _MARKS:
+            out += self._mark_problems()
+        elif scope & _HIT and self._hit >= 0:
+            out += self._tile_mark_problems(self._hit, _morale_of(self.model))
+        if not out:
+            self._audited = len(self.actions)
+        return out
+
+    def _tile_problems(self) -> list[str]:
+        """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
+        fleeing spaces."""
+        out = [f"player {p}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
+               if len(self.fleeing[p]) > self.model.fleeing_spaces]
+        n = len(self.utype)
+        here: list[int] = []
+        for p in (0, 1):
+            for bat in self.board[p]:
+                here += bat
+            here += self.reinf[p] + self.fleeing[p] + self.gone[p]
+        placed = set(here)
+        placed.discard(-1)
+        if len(here) - here.count(-1) == n == len(placed) and (not placed or (min(placed) >= 0 and max(placed) < n)):
+            return out
+        units = self.model.units
+        return out + [f"tile {uid} ({units[self.utype[uid]].id}) is in {k} places"
+                      for uid, k in enumerate(self.places()) if k != 1]
+
+    def _card_problems(self, p: int) -> list[str]:
+        """Seat p's order cards: none created or lost, the deck size right, full hands after the
+        draw step."""
         m = self.model
         out = []
-        for uid, n in enumerate(self.places()):
-            if n != 1:
-                out.append(f"tile {uid} ({m.units[self.utype[uid]].id}) is in {n} places")
-        for p in (0, 1):
-            have = [self.deck[p][c] + self.discard[p][c] for c in range(len(m.cards))]
-            for c in self.hand[p]:
+        have = list(map(add, self.deck[p], self.discard[p]))
+        for c in self.hand[p]:
+            have[c] += 1
+        for c in self.orders[p]:
+            if c >= 0:
                 have[c] += 1
-            for c in self.orders[p]:
-                if c >= 0:
-                    have[c] += 1
-            if have != self.owned[p]:
-                out.append(f"player {p}: order cards created or lost")
-            if sum(self.deck[p]) != self.deck_size[p]:
-                out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
-            if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-                out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
-            if len(self.fleeing[p]) > m.fleeing_spaces:
-                out.append(f"player {p}: {len(self.fleeing[p])} tiles fleeing")
-        for uid in range(len(self.utype)):
-            if self.poison[uid] > 1:
-                out.append(f"tile {uid} carries {self.poison[uid]} poison dice")
-            if not 0 <= self.wounds[uid] <= m.units[self.utype[uid]].morale:
-                out.append(f"tile {uid} has {self.wounds[uid]} wounds on {m.units[self.utype[uid]].morale} morale")
+        if have != self.owned[p]:
+            out.append(f"player {p}: order cards created or lost")
+        if sum(self.deck[p]) != self.deck_size[p]:
+            out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
+        if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
+            out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
+        return out
+
+    def _mark_problems(self) -> list[str]:
+        """No tile carries two poison dice or wounds outside 0..its morale."""
+        morale = _morale_of(self.model)
+        if max(self.poison, default=0) <= 1 and min(self.wounds, default=0) >= 0 and \
+                min(map(sub, map(morale.__getitem__, self.utype), self.wounds), default=0) >= 0:
+            return []
+        return [msg for uid in range(len(self.utype)) for msg in self._tile_mark_problems(uid, morale)]
+
+    def _tile_mark_problems(self, uid: int, morale: tuple[int, ...]) -> list[str]:
+        out = []
+        if self.poison[uid] > 1:
+            out.append(f"tile {uid} carries {self.poison[uid]} poison dice")
+        top = morale[self.utype[uid]]
+        if not 0 <= self.wounds[uid] <= top:
+            out.append(f"tile {uid} has {self.wounds[uid]} wounds on {top} morale")
         return out
 
     # ------------------------------------------------------------------ cheap clones
@@ -696,6 +780,7 @@ class DBState:
         twin.stats = dict(self.stats)
         twin.options = dict(self.options)
         twin.moves = list(self.moves)
+        twin.seen = None if self.seen is None else [list(v) for v in self.seen]
         return twin
 
     def fingerprint(self) -> Any:
@@ -737,37 +822,56 @@ class DBState:
 
     def visible_actions(self, seat: int) -> list[int]:
         """The action log with the other seat's unrevealed secret choices blanked."""
+        if self.seen is not None:
+            return list(self.seen[seat])
         hidden = set(self._secret_positions_of(1 - seat))
         return [0 if i in hidden else a for i, a in enumerate(self.actions)]
 
     def redact(self, seat: int) -> Any:
-        """Hide in place what `seat` cannot see; the stand-ins depend only on what it can see."""
+        """Hide in place what `seat` cannot see; the stand-ins depend only on what it can see.
+
+        The other seat's hidden cards (hand, deck, and its face-down orders while they are face
+        down) become the lowest cards of their pool, in order; the rest is its deck. Why it is
+        built this way: the driver redacts around every bot call, so the real lists are set
+        aside whole (not copied), the log is swapped for the seat's own view of it, and the
+        stand-ins, which a seat's several decisions of a phase share, are kept (see `_stand_ins`)."""
         o = 1 - seat
-        token = (o, list(self.hand[o]), list(self.deck[o]), list(self.orders[o]), list(self.pend[o]),
-                 list(self.actions))
-        if self.phase in ("orders", "reinforce"):
-            placed = [i for i, c in enumerate(self.orders[o]) if c >= 0]
-            pool = self._hidden_pool(o)
-            hand_n = len(self.hand[o])
-            self.hand[o] = pool[:hand_n]
-            for k, i in enumerate(placed):
-                self.orders[o][i] = pool[hand_n + k]
-            rest = pool[hand_n + len(placed):]
-        else:
-            rest = self._hidden_pool(o)[len(self.hand[o]):]
-            self.hand[o] = self._hidden_pool(o)[:len(self.hand[o])]
-        self.deck[o] = [0] * len(self.model.cards)
-        for c in rest:
-            self.deck[o][c] += 1
-        self.pend[o] = []
-        for i in self._secret_positions_of(o):
-            self.actions[i] = 0
+        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen)
+        if self.seen is not None:
+            self.actions, self.seen = self.seen[seat], None
+        else:  # a redacted state's clone: blank the positions in a copy
+            hidden = set(self._secret_positions_of(o))
+            self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
+        hand, deck, orders = self._stand_ins(o)
+        self.hand[o], self.deck[o], self.orders[o], self.pend[o] = list(hand), list(deck), list(orders), []
         return token
 
+    def _stand_ins(self, o: int) -> tuple[list[int], list[int], list[int]]:
+        """Seat o's hand, deck and orders as the other seat may know them. A function of those
+        three lists and of whether orders are face down, so the last result is kept with copies
+        of its inputs and reused while they compare equal (the caller copies it)."""
+        hand, deck, orders = self.hand[o], self.deck[o], self.orders[o]
+        secret = self.phase in ("orders", "reinforce")
+        kept = self._kept_stand_ins[o]
+        if kept is not None and kept[0] == secret and kept[1] == hand and kept[2] == deck and kept[3] == orders:
+            return kept[4]
+        pool = list(deck)                         # counts per card of everything the other seat cannot tell apart
+        for c in hand:
+            pool[c] += 1
+        placed = [i for i, c in enumerate(orders) if c >= 0] if secret else []
+        for i in placed:
+            pool[orders[i]] += 1
+        lowest = _take_lowest(pool, len(hand) + len(placed))
+        stand_in = list(orders)
+        for k, i in enumerate(placed):
+            stand_in[i] = lowest[len(hand) + k]
+        result = (lowest[:len(hand)], pool, stand_in)
+        kept = (secret, list(hand), list(deck), list(orders), result)
+        self._kept_stand_ins = (kept, self._kept_stand_ins[1]) if o == 0 else (self._kept_stand_ins[0], kept)
+        return result
+
     def restore(self, token: Any) -> None:
-        o, hand, deck, orders, pend, actions = token
-        self.hand[o], self.deck[o], self.orders[o], self.pend[o] = hand, deck, orders, pend
-        self.actions[:] = actions
+        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen = token
 
     def resample(self, seat: int, rng: random.Random) -> None:
         """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
@@ -805,6 +909,57 @@ class DBState:
         """Positions in `actions` that only seat o may read: its unrevealed secret choices and
         every card it drew (the option index names the card)."""
         return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.drawn_at[o]
+
+
+def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str, ...], tuple[Any, ...],
+                                                                       tuple[float, ...]]:
+    """Labels, moves and weights of the army draw: predefined armies of the factions, then
+    custom variants (built only if drawn) sharing `share` of the weight."""
+    armies = [a for a in m.armies if a.faction in factions] if share < 1 else []
+    labels, moves, weights = [], [], []
+    for a in armies:
+        labels.append(a.name)
+        moves.append(predefined(m, a.idx))
+        weights.append((1 - share) / len(armies))
+    if share > 0:
+        for f in factions:
+            for k in range(CUSTOM_VARIANTS):
+                labels.append(f"Custom {f} army #{k}")
+                moves.append(_Lazy(m, f, k))
+                weights.append(share / (len(factions) * CUSTOM_VARIANTS))
+    return tuple(labels), tuple(moves), tuple(weights)
+
+
+def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
+    """The prompt of an order decision, from a per-model table (the same few at every round)."""
+    key = ("order-prompt", p, slot, status)
+    prompt = m.derived.get(key)
+    if prompt is None:
+        prompt = m.derived[key] = (f"Player {p}: regrouping order (face down)" if slot == REGROUP_SLOT else
+                                   f"Player {p}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
+    return prompt
+
+
+def _morale_of(m: Model) -> tuple[int, ...]:
+    """Morale per unit type, kept on the model (the invariant checks read it at every step)."""
+    morale = m.derived.get("morale")
+    if morale is None:
+        morale = m.derived["morale"] = tuple(u.morale for u in m.units)
+    return morale
+
+
+def _take_lowest(counts: list[int], n: int) -> list[int]:
+    """Remove the n lowest cards from a count per card and return them in order."""
+    out: list[int] = []
+    for c in compress(range(len(counts)), counts):   # the cards with a count, lowest first
+        if n <= 0:
+            break
+        k = counts[c]
+        k = k if k < n else n
+        out += [c] * k
+        counts[c] -= k
+        n -= k
+    return out
 
 
 class _Lazy:
