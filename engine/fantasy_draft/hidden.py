@@ -54,14 +54,25 @@ def observation(st: "FDState", seat: int) -> dict[str, Any]:
 
 
 def hidden_units(st: "FDState", enemy: int) -> list[int]:
-    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up."""
-    left = Counter(st.army[enemy])
-    left.subtract(st.removed[enemy])
-    left.subtract(st.to_place[enemy])
+    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up.
+
+    Counted in a list indexed by unit (a Counter is several times slower here, and bots ask at
+    every decision)."""
+    left = [0] * len(st.model.units)
+    for u in st.army[enemy]:
+        left[u] += 1
+    for u in st.removed[enemy]:
+        left[u] -= 1
+    for u in st.to_place[enemy]:
+        left[u] -= 1
     for t in st.board:
-        if t is not None and t[T_OWN] == enemy and t[T_REV]:
+        if t is not None and t[T_REV] and t[T_OWN] == enemy:
             left[t[T_UNIT]] -= 1
-    return sorted(left.elements())
+    out: list[int] = []
+    for u, n in enumerate(left):
+        if n > 0:
+            out += [u] * n
+    return out
 
 
 def _need(st: "FDState", t: list[int]) -> int:
