@@ -7,7 +7,7 @@ import random
 from engine.core import derive_seed, play_game, replay
 from engine.core.driver import bot_choice, make_bots
 from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.hidden import HIDDEN
+from engine.fantasy_draft.hidden import HIDDEN, hidden_units
 from engine.fantasy_draft.state import FDState, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
 from test_fd_support import choose, model, situation
 
@@ -171,3 +171,24 @@ def test_the_deployment_choice_is_secret_and_the_draft_is_open() -> None:
     assert not st.decision().secret
     choose(st, "Recruit Rat")
     assert st.phase == "deploy" and st.decision().secret
+
+
+def test_redaction_stand_ins_are_the_units_the_seat_knows_are_hidden() -> None:
+    """Redaction hands out the face-down units themselves in a canonical order; that is honest
+    only because they are exactly the army less removed and face-up units, which the seat knows."""
+    rec = play_game(SPEC, model(), 2, derive_seed(6, 1), ["heuristic"])
+    checked = 0
+    for at in range(80, len(rec.actions), 9):
+        st = replay(SPEC, model(), 2, rec.actions[:at])
+        if st.phase != "play":
+            continue
+        for seat in (0, 1):
+            before = [t[:] if t else None for t in st.board], list(st.actions)
+            token = st.redact(seat)
+            faces = sorted(t[T_UNIT] for t in st.board if t and t[T_OWN] != seat and not t[T_REV])
+            assert faces == hidden_units(st, 1 - seat)
+            assert all(t[T_STEP] == -1 for t in st.board if t and t[T_OWN] != seat and not t[T_REV])
+            st.restore(token)
+            assert ([t[:] if t else None for t in st.board], list(st.actions)) == before
+            checked += 1
+    assert checked >= 10

@@ -81,10 +81,11 @@ def _need(st: "FDState", t: list[int]) -> int:
 
 
 def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
-    """Give each hidden token a unit; strictest tokens first so the constraints always fit."""
+    """Give each hidden token a unit; strictest tokens first so the constraints always fit.
+    The units given out are taken out of `units`."""
     acts = st.model.units
     order = sorted(hexes, key=lambda h: (-_need(st, st.board[h]), h))
-    pool = list(units)
+    pool = units
     for h in order:
         need = _need(st, st.board[h])
         fits = [i for i, u in enumerate(pool) if acts[u].actions >= need] or list(range(len(pool)))
@@ -92,31 +93,67 @@ def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
 
 
 def redact(st: "FDState", seat: int) -> Any:
-    enemy = 1 - seat
-    saved = [(h, list(t)) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy]
-    steps = [(t[T_STEP], st.actions[t[T_STEP]]) for _, t in saved
-             if t[T_STEP] >= 0 and not t[T_REV] and t[T_STEP] < len(st.actions)]
+    """Hide from `seat` what it cannot see, in place; the token lists only what was changed.
+
+    Every bot call is wrapped in redact/restore, so both touch only the hidden tokens: their unit
+    and placement step are overwritten and saved, never the token lists themselves."""
     if st.phase == "over":
-        return (saved, [])
-    for i, _ in steps:
-        st.actions[i] = 0
+        return None
+    enemy = 1 - seat
+    board, actions = st.board, st.actions
     if positions_hidden(st, seat):
-        for h, _ in saved:
-            st.board[h] = None
-        return (saved, steps)
-    hexes = [h for h, t in saved if not t[T_REV]]
-    for h in hexes:
-        st.board[h][T_STEP] = -1
-    _assign(st, hexes, hidden_units(st, enemy), lambda fits: fits[0])
-    return (saved, steps)
+        placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+        for h, t in placed:
+            board[h] = None
+        steps = [(i, actions[i]) for i in (t[T_STEP] for _, t in placed if not t[T_REV]) if 0 <= i < len(actions)]
+        for i, _ in steps:
+            actions[i] = 0
+        return (placed, (), steps)
+    hidden = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
+    saved = [(t, t[T_UNIT], t[T_STEP]) for _, t in hidden]
+    steps = [(i, actions[i]) for _, _, i in saved if 0 <= i < len(actions)]
+    for i, _ in steps:
+        actions[i] = 0
+    # The stand-ins are the hidden units themselves, given out in a canonical order. During play
+    # every token is on the board or removed, so the units under face-down tokens are exactly
+    # the army less removed and face-up units (`hidden_units`), which the seat knows.
+    units = sorted(u for _, u, _ in saved)
+    for _, t in hidden:
+        t[T_STEP] = -1
+    _canonical(st, [h for h, _ in hidden], units)
+    return ((), saved, steps)
 
 
 def restore(st: "FDState", token: Any) -> None:
-    saved, steps = token
-    for h, t in saved:
-        st.board[h] = list(t)
+    if token is None:
+        return
+    placed, saved, steps = token
+    board = st.board
+    for h, t in placed:
+        board[h] = t
+    for t, unit, step in saved:
+        t[T_UNIT] = unit
+        t[T_STEP] = step
+    actions = st.actions
     for i, a in steps:
-        st.actions[i] = a
+        actions[i] = a
+
+
+def _canonical(st: "FDState", hexes: list[int], units: list[int]) -> None:
+    """`_assign` with the first fitting unit, in one pass for the tokens nobody saw act.
+
+    Strictest tokens first take the first unit (in unit order) with enough actions; the tokens
+    seen doing nothing then take what is left, in hex order: the same as `_assign`, which would
+    hand each of them the first unit left."""
+    board = st.board
+    busy = [h for h in hexes if _need(st, board[h]) > 0]  # type: ignore[arg-type]
+    if busy:
+        _assign(st, busy, units, lambda fits: fits[0])  # pops what it gives out of `units`
+        idle = [h for h in hexes if _need(st, board[h]) == 0]  # type: ignore[arg-type]
+    else:
+        idle = hexes
+    for h, u in zip(idle, units):
+        board[h][T_UNIT] = u  # type: ignore[index]
 
 
 def resample(st: "FDState", seat: int, rng: random.Random) -> None:
