@@ -28,15 +28,26 @@ def positions_hidden(st: "FDState", seat: int) -> bool:
     return st.phase in ("draft", "prepare", "deploy")
 
 
+def seen_unit(st: "FDState", seat: int, t: list[int]) -> str | None:
+    """What `seat` sees of token `t`: nothing (None, a token placed in secret), a face-down
+    token (HIDDEN) or the unit's id. Observations and the invariant checks both ask this."""
+    if t[T_OWN] != seat and positions_hidden(st, seat):
+        return None
+    return st.model.units[t[T_UNIT]].id if st.visible_to(seat, t) else HIDDEN
+
+
 def observation(st: "FDState", seat: int) -> dict[str, Any]:
     m = st.model
     ids = [u.id for u in m.units]
     board: dict[str, Any] = {}
     for h, t in enumerate(st.board):
-        if t is None or (t[T_OWN] != seat and positions_hidden(st, seat)):
+        if t is None:
+            continue
+        unit = seen_unit(st, seat, t)
+        if unit is None:
             continue
         board[m.board.labels[h]] = {
-            "seat": t[T_OWN], "unit": ids[t[T_UNIT]] if st.visible_to(seat, t) else HIDDEN,
+            "seat": t[T_OWN], "unit": unit,
             "revealed": bool(t[T_REV]), "used": t[T_USED], "bonus": t[4], "frozen": bool(t[5]),
             "extra": t[T_EXTRA], "moved": bool(t[T_MOVED])}
     return {
