@@ -8,7 +8,6 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from engine.core.api import Decision
@@ -18,6 +17,9 @@ from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
 
 FLAG_VALUE = 12.0
 """What a face-down enemy token is worth per unit of probability that it is the flag."""
+
+_TOP = 5
+"""Strengths above this count as this on the odds of a hidden unit (the printed maximum)."""
 
 _EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "reveal": 0.35, "swap": 0.05,
                  "teleport": 0.3, "freeze": 0.8, "evade": 1.2, "extra-actions": 2.0, "refresh": 0.8}
@@ -100,18 +102,23 @@ class View:
         self.st, self.seat, self.m = st, seat, m
         self.enemy = enemy = 1 - seat
         self.values = values = planner(m).values
-        hidden = hidden_units(st, enemy)
-        self.hidden_n = n = max(1, len(hidden))
+        board = st.board
+        self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
         power, units = st.power, m.units
-        # how many hidden units have each strength (capped at 5, as printed on the odds table)
-        self.hidden_str = Counter(min(5, units[u].strength + power[u]) for u in hidden)
+        hidden = hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]])  # type: ignore[index]
+        self.hidden_n = n = max(1, len(hidden))
+        # below[k]: how many hidden units have strength under k (capped at 5, as on the odds table)
+        per_strength = [0] * (_TOP + 1)
+        for u in hidden:
+            per_strength[min(_TOP, units[u].strength + power[u])] += 1
+        self.below = below = [0] * (_TOP + 2)
+        for k in range(_TOP + 1):
+            below[k + 1] = below[k] + per_strength[k]
         self.flag_hidden = m.flag in hidden
         total = 0.0
         for u in hidden:
             total += values[u] + (0 if units[u].flag else power[u])
         self.hidden_value = total / n if hidden else 0.0
-        board = st.board
-        self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
         self.targets = [x for x in self.enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]
@@ -147,13 +154,17 @@ class View:
             return -1
         return t[T_UNIT] if t[T_OWN] == self.seat or t[T_REV] else -1
 
+    def count_below(self, strength: int) -> int:
+        """How many hidden units have a strength under `strength`."""
+        return self.below[max(0, min(strength, _TOP + 1))]
+
     def hidden_odds(self, mine: int) -> tuple[float, float, float, float]:
         """(lower, equal, higher, value) of a face-down enemy against strength `mine`."""
         odds = self._odds.get(mine)
         if odds is None:
             n = self.hidden_n
-            lower = sum(c for s, c in self.hidden_str.items() if s < mine) / n
-            equal = self.hidden_str.get(mine, 0) / n
+            lower = self.count_below(mine) / n
+            equal = (self.count_below(mine + 1) - self.count_below(mine)) / n
             val = self.hidden_value + (FLAG_VALUE / n if self.flag_hidden else 0.0)
             odds = self._odds[mine] = (lower, equal, 1.0 - lower - equal, val)
         return odds
@@ -191,7 +202,7 @@ class View:
                     a = self.m.units[t[T_UNIT]]  # type: ignore[index]
                     p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
                 else:
-                    p = sum(c for s, c in self.hidden_str.items() if s >= mine) / self.hidden_n * 0.6
+                    p = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
                 if p > worst:
                     worst = p
             self._threat[key] = worst
@@ -370,7 +381,7 @@ class HeuristicBot:
                     val = unit_value(m, view.known(tg))
                 else:
                     cap = 5 if e.max_strength < 0 else e.max_strength
-                    p = sum(c for s, c in view.hidden_str.items() if s <= cap) / view.hidden_n
+                    p = view.count_below(cap + 1) / view.hidden_n
                     val = view.hidden_value + (FLAG_VALUE / view.hidden_n if view.flag_hidden else 0.0)
                 score += p * val
             elif e.kind == "boost":

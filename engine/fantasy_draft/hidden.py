@@ -64,8 +64,9 @@ def observation(st: "FDState", seat: int) -> dict[str, Any]:
     }
 
 
-def hidden_units(st: "FDState", enemy: int) -> list[int]:
-    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up.
+def hidden_units(st: "FDState", enemy: int, face_up: list[int] | None = None) -> list[int]:
+    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up
+    (`face_up`: the units of `enemy`'s face-up tokens on the board, when the caller has them).
 
     Counted in a list indexed by unit (a Counter is several times slower here, and bots ask at
     every decision)."""
@@ -76,9 +77,10 @@ def hidden_units(st: "FDState", enemy: int) -> list[int]:
         left[u] -= 1
     for u in st.to_place[enemy]:
         left[u] -= 1
-    for t in st.board:
-        if t is not None and t[T_REV] and t[T_OWN] == enemy:
-            left[t[T_UNIT]] -= 1
+    if face_up is None:
+        face_up = [t[T_UNIT] for t in st.board if t is not None and t[T_REV] and t[T_OWN] == enemy]
+    for u in face_up:
+        left[u] -= 1
     out: list[int] = []
     for u, n in enumerate(left):
         if n > 0:
@@ -151,18 +153,29 @@ def restore(st: "FDState", token: Any) -> None:
 
 
 def _canonical(st: "FDState", hexes: list[int], units: list[int]) -> None:
-    """`_assign` with the first fitting unit, in one pass for the tokens nobody saw act.
+    """`_assign` giving each token the first unit that fits, in one pass.
 
-    Strictest tokens first take the first unit (in unit order) with enough actions; the tokens
-    seen doing nothing then take what is left, in hex order: the same as `_assign`, which would
-    hand each of them the first unit left."""
+    Strictest tokens first take the first unit (in unit order) with enough actions, or the first
+    unit when none has; the tokens seen doing nothing then take what is left, in hex order (each
+    would get the first unit left)."""
     board = st.board
-    busy = [h for h in hexes if _need(st, board[h]) > 0]  # type: ignore[arg-type]
-    if busy:
-        _assign(st, busy, units, lambda fits: fits[0])  # pops what it gives out of `units`
-        idle = [h for h in hexes if _need(st, board[h]) == 0]  # type: ignore[arg-type]
-    else:
-        idle = hexes
+    acts = st.model.units
+    busy: list[tuple[int, int]] = []
+    idle: list[int] = []
+    for h in hexes:
+        need = _need(st, board[h])  # type: ignore[arg-type]
+        if need > 0:
+            busy.append((-need, h))
+        else:
+            idle.append(h)
+    busy.sort()
+    for minus_need, h in busy:
+        pick = 0
+        for i, u in enumerate(units):
+            if acts[u].actions >= -minus_need:
+                pick = i
+                break
+        board[h][T_UNIT] = units.pop(pick)  # type: ignore[index]
     for h, u in zip(idle, units):
         board[h][T_UNIT] = u  # type: ignore[index]
 

@@ -307,8 +307,7 @@ class FDState:
                 self.current = s
                 unit = self.model.units[self.to_place[s][0]]
                 board = self.model.board
-                free = [h for h, z in enumerate(board.zone) if z == s and self.board[h] is None
-                        and self.can_stand(unit.idx, h)]
+                free = [h for h in board.zone_hexes[s] if self.board[h] is None and self.can_stand(unit.idx, h)]
                 return self._publish(s, "deploy", f"Deploy your army in secret: place the {unit.name}",
                                      [("place", h) for h in free], lambda: [f"Place {unit.name} on {board.labels[h]}" for h in free],
                                      secret=True)
@@ -360,8 +359,8 @@ class FDState:
         for t in self.board:
             if t is not None and t[T_UNIT] != flag:
                 alive[t[T_OWN]] = True
-        if all(alive):
-            return False
+                if alive[0] and alive[1]:
+                    return False
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
@@ -393,17 +392,18 @@ class FDState:
             u = units[t[T_UNIT]]
             if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
-            near = neighbours[h]
             flying = u.flying
-            for n in near:
-                if board[n] is None and (flying or not flyers_only[n]):
-                    add(("move", h, n))
-            if u.attack == "melee":
-                for n in near:
-                    o = board[n]
-                    if o is not None and o[T_OWN] != seat:
-                        add(("attack", h, n))
-            elif u.attack == "ranged" and rr < len(rings[h]):
+            melee = u.attack == "melee"
+            attacks = []
+            for n in neighbours[h]:
+                o = board[n]
+                if o is None:
+                    if flying or not flyers_only[n]:
+                        add(("move", h, n))
+                elif melee and o[T_OWN] != seat:
+                    attacks.append(("attack", h, n))
+            moves += attacks  # a unit's moves are listed before its attacks
+            if u.attack == "ranged" and rr < len(rings[h]):
                 for n in rings[h][rr]:
                     o = board[n]
                     if o is not None and o[T_OWN] != seat:
