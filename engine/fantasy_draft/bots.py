@@ -341,13 +341,13 @@ class HeuristicBot:
                 my_val = values[u] + (0 if units[u].flag else power[u])
                 if fights:
                     pull = 0.15 + 0.1 * mine + 2 * urge
-                    here = view.danger(h, mine, my_val)
+                    here = view.threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
             if kind == "move":
                 if near is None:
                     score = 0.0
                 else:
                     b = mv[2]
-                    threat = (view.danger(b, mine, my_val) if b in adjacent else 0.0) - here
+                    threat = (view.threat(b, mine) * my_val if b in adjacent else 0.0) - here  # = danger(b) - here
                     score = pull * (near[h] - near[b]) - threat * calm
             elif kind == "ability":
                 score = self._ability_score(st, view, mv, urge)
