@@ -187,7 +187,7 @@ class View:
     def threat(self, h: int, mine: int) -> float:
         """The likeliest attack on a unit of strength `mine` standing on hex h: the highest
         chance, over the enemies next to h, that one can and would attack it and win or tie."""
-        enemies = self.adjacent.get(h)
+        enemies = (self._adjacent if self._adjacent is not None else self.adjacent).get(h)
         if enemies is None:
             return 0.0
         key = mine << 16 | h
