@@ -13,7 +13,7 @@ tokens (and, during deployment, where the other seat put them).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.fantasy_draft.effects import HANDLERS, Ctx, always
@@ -159,7 +159,8 @@ class FDState:
     def strength(self, h: int) -> int:
         t = self.board[h]
         assert t is not None
-        return max(0, self.model.units[t[T_UNIT]].strength + self.power[t[T_UNIT]] + t[T_BONUS])
+        s = self.model.units[t[T_UNIT]].strength + self.power[t[T_UNIT]] + t[T_BONUS]
+        return s if s > 0 else 0
 
     def can_stand(self, unit: int, h: int) -> bool:
         return unit >= 0 and (not self.model.board.flyers_only[h] or self.model.units[unit].flying)
@@ -418,30 +419,8 @@ class FDState:
         return moves
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
-        """Hexes a special action may be aimed at (the hero's own hex for `self`)."""
-        m = self.model
-        units = m.units
-        board = self.board
-        target = ab.target
-        if target == "self":
-            cands = [h]
-        else:
-            cands = []
-            types = ab.types
-            for n in m.hexes_within(h, 1, ab.range):
-                o = board[n]
-                if target == "empty-hex":
-                    ok = o is None
-                elif o is None:
-                    ok = False
-                elif target == "own":
-                    ok = o[T_OWN] == seat and (not types or units[o[T_UNIT]].type in types)
-                elif target == "enemy":
-                    ok = o[T_OWN] != seat and (not types or not o[T_REV] or units[o[T_UNIT]].type in types)
-                else:
-                    ok = not types or (o[T_OWN] == seat or o[T_REV]) and units[o[T_UNIT]].type in types
-                if ok:
-                    cands.append(n)
+        """Hexes a special action may be aimed at (the hero's own hex for `self`), nearest first."""
+        cands = [h] if ab.target == "self" else self._aim(seat, self.model.hexes_within(h, 1, ab.range), ab)
         checks = [(HANDLERS[e.kind][1], e) for e in ab.effects if HANDLERS[e.kind][1] is not always]
         if not checks:
             return cands
@@ -451,6 +430,25 @@ class FDState:
             if all(allowed(self, ctx, e) for allowed, e in checks):
                 out.append(tg)
         return out
+
+    def _aim(self, seat: int, hexes: Sequence[int], ab: Ability) -> list[int]:
+        """The hexes among `hexes` that hold what the ability aims at. An ability aimed at an
+        enemy may be aimed at a face-down token whatever its types: the unit is unknown to the
+        one aiming."""
+        board = self.board
+        units = self.model.units
+        types = ab.types
+        target = ab.target
+        if target == "empty-hex":
+            return [n for n in hexes if board[n] is None]
+        if target == "own":
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat
+                    and (not types or units[o[T_UNIT]].type in types)]
+        if target == "enemy":
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] != seat
+                    and (not types or not o[T_REV] or units[o[T_UNIT]].type in types)]
+        return [n for n in hexes if (o := board[n]) is not None
+                and (not types or (o[T_OWN] == seat or o[T_REV]) and units[o[T_UNIT]].type in types)]
 
     # ------------------------------------------------------------------ doing a player's move
     def _player_move(self, mv: tuple) -> None:
