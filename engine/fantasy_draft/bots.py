@@ -101,24 +101,11 @@ class View:
         m = st.model
         self.st, self.seat, self.m = st, seat, m
         self.enemy = enemy = 1 - seat
-        self.values = values = planner(m).values
+        self.values = planner(m).values
         board = st.board
         self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
-        power, units = st.power, m.units
-        hidden = hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]])  # type: ignore[index]
-        self.hidden_n = n = max(1, len(hidden))
-        # below[k]: how many hidden units have strength under k (capped at 5, as on the odds table)
-        per_strength = [0] * (_TOP + 1)
-        for u in hidden:
-            per_strength[min(_TOP, units[u].strength + power[u])] += 1
-        self.below = below = [0] * (_TOP + 2)
-        for k in range(_TOP + 1):
-            below[k + 1] = below[k] + per_strength[k]
-        self.flag_hidden = m.flag in hidden
-        total = 0.0
-        for u in hidden:
-            total += values[u] + (0 if units[u].flag else power[u])
-        self.hidden_value = total / n if hidden else 0.0
+        units = m.units
+        self._count_hidden(hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]]))  # type: ignore[index]
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
         self.targets = [x for x in self.enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]
@@ -129,6 +116,25 @@ class View:
         self._adjacent: dict[int, list[int]] | None = None
         self._threat: dict[int, float] = {}
         self._odds: dict[int, tuple[float, float, float, float]] = {}
+
+    def _count_hidden(self, hidden: list[int]) -> None:
+        """What the face-down enemy tokens may be: how many there are, how many are weaker than
+        each strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether
+        the flag is among them, and their mean worth."""
+        st, units, values = self.st, self.m.units, self.values
+        power = st.power
+        self.hidden_n = n = max(1, len(hidden))
+        per_strength = [0] * (_TOP + 1)
+        for u in hidden:
+            per_strength[min(_TOP, units[u].strength + power[u])] += 1
+        self.below = below = [0] * (_TOP + 2)
+        for k in range(_TOP + 1):
+            below[k + 1] = below[k] + per_strength[k]
+        self.flag_hidden = self.m.flag in hidden
+        total = 0.0
+        for u in hidden:
+            total += values[u] + (0 if units[u].flag else power[u])
+        self.hidden_value = total / n if hidden else 0.0
 
     @property
     def near(self) -> list[int]:

@@ -324,6 +324,7 @@ class FDState:
         moves = self.play_moves(seat)
         if not moves:
             self._end([1 - seat], "no-actions")
+            return
         self._turn_moves = moves  # nothing changes before _play_step asks for them again
 
     def _end_turn(self) -> None:
