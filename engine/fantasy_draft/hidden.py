@@ -90,7 +90,8 @@ def hidden_units(st: "FDState", enemy: int, face_up: list[int] | None = None) ->
 
 def _need(st: "FDState", t: list[int]) -> int:
     """Fewest actions the unit under token `t` must have, from what everyone saw it do."""
-    return max(t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0)
+    acted, moved = t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0
+    return acted if acted > moved else moved
 
 
 def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
@@ -108,33 +109,46 @@ def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
 def redact(st: "FDState", seat: int) -> Any:
     """Hide from `seat` what it cannot see, in place; the token lists only what was changed.
 
-    Every bot call is wrapped in redact/restore, so both touch only the hidden tokens: their unit
-    and placement step are overwritten and saved, never the token lists themselves."""
+    Every bot call is wrapped in redact/restore, so both touch only what is hidden: the other
+    seat's tokens during deployment, the unit and placement step of face-down tokens in play."""
     if st.phase == "over":
         return None
-    enemy = 1 - seat
-    board, actions = st.board, st.actions
     if positions_hidden(st, seat):
-        placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
-        for h, t in placed:
-            board[h] = None
-        steps = [(i, actions[i]) for i in (t[T_STEP] for _, t in placed if not t[T_REV]) if 0 <= i < len(actions)]
-        for i, _ in steps:
-            actions[i] = 0
-        return (placed, (), steps)
-    hidden = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
+        return _lift(st, 1 - seat)
+    return _disguise(st, 1 - seat)
+
+
+def _lift(st: "FDState", enemy: int) -> Any:
+    """Deployment: `enemy`'s tokens leave the board and their placements leave the log."""
+    board = st.board
+    placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+    for h, _ in placed:
+        board[h] = None
+    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
+
+
+def _disguise(st: "FDState", enemy: int) -> Any:
+    """Play: `enemy`'s face-down tokens get canonical stand-in units and no placement step.
+
+    The stand-ins are the hidden units themselves, given out in a canonical order. During play
+    every token is on the board or removed, so the units under face-down tokens are exactly the
+    army less removed and face-up units (`hidden_units`), which the seat knows."""
+    hidden = [(h, t) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
     saved = [(t, t[T_UNIT], t[T_STEP]) for _, t in hidden]
-    steps = [(i, actions[i]) for _, _, i in saved if 0 <= i < len(actions)]
-    for i, _ in steps:
-        actions[i] = 0
-    # The stand-ins are the hidden units themselves, given out in a canonical order. During play
-    # every token is on the board or removed, so the units under face-down tokens are exactly
-    # the army less removed and face-up units (`hidden_units`), which the seat knows.
-    units = sorted(u for _, u, _ in saved)
+    steps = _blank(st, [step for _, _, step in saved])
     for _, t in hidden:
         t[T_STEP] = -1
-    _canonical(st, [h for h, _ in hidden], units)
+    _canonical(st, hidden, sorted(u for _, u, _ in saved))
     return ((), saved, steps)
+
+
+def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
+    """Set the secret choices at these log positions to 0; returns what they were."""
+    actions = st.actions
+    steps = [(i, actions[i]) for i in positions if 0 <= i < len(actions)]
+    for i, _ in steps:
+        actions[i] = 0
+    return steps
 
 
 def restore(st: "FDState", token: Any) -> None:
@@ -152,32 +166,31 @@ def restore(st: "FDState", token: Any) -> None:
         actions[i] = a
 
 
-def _canonical(st: "FDState", hexes: list[int], units: list[int]) -> None:
-    """`_assign` giving each token the first unit that fits, in one pass.
+def _canonical(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int]) -> None:
+    """`_assign` giving each (hex, token) the first unit that fits, in one pass.
 
     Strictest tokens first take the first unit (in unit order) with enough actions, or the first
     unit when none has; the tokens seen doing nothing then take what is left, in hex order (each
     would get the first unit left)."""
-    board = st.board
     acts = st.model.units
-    busy: list[tuple[int, int]] = []
-    idle: list[int] = []
-    for h in hexes:
-        need = _need(st, board[h])  # type: ignore[arg-type]
+    busy: list[tuple[int, int, list[int]]] = []
+    idle: list[list[int]] = []
+    for h, t in hidden:
+        need = _need(st, t)
         if need > 0:
-            busy.append((-need, h))
+            busy.append((-need, h, t))
         else:
-            idle.append(h)
+            idle.append(t)
     busy.sort()
-    for minus_need, h in busy:
+    for minus_need, _, t in busy:
         pick = 0
         for i, u in enumerate(units):
             if acts[u].actions >= -minus_need:
                 pick = i
                 break
-        board[h][T_UNIT] = units.pop(pick)  # type: ignore[index]
-    for h, u in zip(idle, units):
-        board[h][T_UNIT] = u  # type: ignore[index]
+        t[T_UNIT] = units.pop(pick)
+    for t, u in zip(idle, units):
+        t[T_UNIT] = u
 
 
 def resample(st: "FDState", seat: int, rng: random.Random) -> None:
