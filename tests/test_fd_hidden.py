@@ -6,8 +6,8 @@ import random
 
 from engine.core import derive_seed, play_game, replay
 from engine.core.driver import bot_choice, make_bots
-from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.hidden import HIDDEN
+from engine.fantasy_draft import SPEC, hidden
+from engine.fantasy_draft.hidden import HIDDEN, hidden_units
 from engine.fantasy_draft.state import FDState, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
 from test_fd_support import choose, model, situation
 
@@ -171,3 +171,49 @@ def test_the_deployment_choice_is_secret_and_the_draft_is_open() -> None:
     assert not st.decision().secret
     choose(st, "Recruit Rat")
     assert st.phase == "deploy" and st.decision().secret
+
+
+def test_redaction_stand_ins_are_the_units_the_seat_knows_are_hidden() -> None:
+    """Redaction hands out the face-down units themselves in a canonical order; that is honest
+    only because they are exactly the army less removed and face-up units, which the seat knows."""
+    rec = play_game(SPEC, model(), 2, derive_seed(6, 1), ["heuristic"])
+    checked = 0
+    for at in range(80, len(rec.actions), 9):
+        st = replay(SPEC, model(), 2, rec.actions[:at])
+        if st.phase != "play":
+            continue
+        for seat in (0, 1):
+            before = [t[:] if t else None for t in st.board], list(st.actions)
+            token = st.redact(seat)
+            faces = sorted(t[T_UNIT] for t in st.board if t and t[T_OWN] != seat and not t[T_REV])
+            assert faces == hidden_units(st, 1 - seat)
+            assert all(t[T_STEP] == -1 for t in st.board if t and t[T_OWN] != seat and not t[T_REV])
+            st.restore(token)
+            assert ([t[:] if t else None for t in st.board], list(st.actions)) == before
+            checked += 1
+    assert checked >= 10
+
+
+def test_invariants_catch_a_unit_on_ground_it_cannot_stand_on() -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    b = model().board
+    st.board[b.index["c5"]], st.board[b.index["d3"]] = st.board[b.index["d3"]], None  # a golem does not fly
+    assert any("c5: Golem stands on" in p for p in st.check_invariants())
+
+
+def test_invariants_catch_power_tokens_lost_and_negative_mana() -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    st.supply -= 1
+    st.mana[1] = -1
+    problems = " ".join(st.check_invariants())
+    assert "power tokens:" in problems and "negative mana or actions" in problems
+
+
+def test_invariants_catch_a_secret_placement_in_the_other_seats_view(monkeypatch) -> None:
+    st = situation({"phase": "deploy", "armies": [["flag", "knight"], ["flag", "rat"]]})
+    st.apply(0)  # player 1 places the flag
+    assert st.check_invariants() == []
+    monkeypatch.setattr(hidden, "positions_hidden", lambda state, seat: False)  # observations show everything
+    assert any("sees a token placed in secret" in p for p in st.check_invariants())

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import run_cli
 from engine.core import derive_seed, play_game, replay
+from engine.core.api import Decision
 from engine.fantasy_draft import SPEC
 from engine.fantasy_draft.bots import evaluate
 from engine.fantasy_draft.state import T_OWN, T_UNIT
@@ -104,3 +105,27 @@ def test_smoke_reports_draft_pick_rates_seats_and_endings(tmp_path) -> None:
     assert report["win_rate_by_seat"]["2"][0]["games"] == 16
     drafted = {cid: c for cid, c in report["components"].items() if c["events"].get("drafted")}
     assert len(drafted) >= 10 and all("win_rate_when_used" in c for c in drafted.values())
+
+
+def test_bots_read_moves_never_labels(monkeypatch) -> None:
+    """Labels are built only when read; the heuristic never reads them, so a smoke game builds none."""
+    def unread(self):
+        raise AssertionError(f"labels of '{self.prompt}' were read")
+
+    monkeypatch.setattr(Decision, "options", property(unread))
+    for i in range(3):
+        rec = play_game(SPEC, model(), 2, derive_seed(4, i), ["heuristic"], check=True)
+        assert rec.error is None and rec.result is not None
+
+
+def test_labels_read_late_name_the_units_that_were_offered() -> None:
+    """A decision's labels read after the game moved on are the ones it offered at the time."""
+    rec = play_game(SPEC, model(), 2, derive_seed(4, 0), ["heuristic"])
+    late, st = [], SPEC.new_state(model(), 2, {})
+    for action in rec.actions:
+        late.append(st.decision())
+        st.apply(action)
+    again = replay(SPEC, model(), 2, [])
+    for action, decision in zip(rec.actions, late):
+        assert decision.options == again.decision().options, decision.prompt
+        again.apply(action)

@@ -8,7 +8,6 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from engine.core.api import Decision
@@ -19,20 +18,46 @@ from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
 FLAG_VALUE = 12.0
 """What a face-down enemy token is worth per unit of probability that it is the flag."""
 
+_TOP = 5
+"""Strengths above this count as this on the odds of a hidden unit (the printed maximum)."""
+
 _EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "reveal": 0.35, "swap": 0.05,
                  "teleport": 0.3, "freeze": 0.8, "evade": 1.2, "extra-actions": 2.0, "refresh": 0.8}
 """Rough worth of each effect kind, for drafting and for choosing special actions."""
 
 
-_VALUES: dict[int, tuple[Model, list[float]]] = {}
+class Planner:
+    """What the heuristic derives from content alone, built once per model and shared by every
+    bot and game on it: each unit's worth, and per seat how far each hex is from the enemy's
+    start zone."""
+
+    __slots__ = ("values", "front")
+
+    def __init__(self, model: Model) -> None:
+        self.values = [_value(model, u) for u in range(len(model.units))]
+        b = model.board
+        self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
+
+
+_PLANNERS: dict[int, tuple[Model, Planner]] = {}
+
+
+def planner(model: Model) -> Planner:
+    """The model's shared planner (models are immutable, so it never goes stale)."""
+    cached = _PLANNERS.get(id(model))
+    if cached is None or cached[0] is not model:
+        cached = _PLANNERS[id(model)] = (model, Planner(model))
+    return cached[1]
+
+
+def _front(dist: tuple[tuple[int, ...], ...], enemy: list[int]) -> list[int]:
+    """Per hex: distance to the nearest enemy start-zone hex (small = front line)."""
+    return [min(dist[h][e] for e in enemy) for h in range(len(dist))]
 
 
 def unit_value(model: Model, unit: int, power: int = 0) -> float:
     """What keeping a unit is worth: its strength, its reach, and for heroes its abilities."""
-    cached = _VALUES.get(id(model))
-    if cached is None or cached[0] is not model:
-        cached = _VALUES[id(model)] = (model, [_value(model, u) for u in range(len(model.units))])
-    return cached[1][unit] + (0 if model.units[unit].flag else power)
+    return planner(model).values[unit] + (0 if model.units[unit].flag else power)
 
 
 def _value(model: Model, unit: int) -> float:
@@ -52,41 +77,82 @@ def _odds(ab: Ability) -> float:
     return 1.0 if ab.d10 is None else (ab.d10[1] - ab.d10[0] + 1) / 10
 
 
-class View:
-    """What one seat knows of the board at one decision."""
+def _nearest_map(neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
+    """Per hex: steps to the closest of `targets`, by one breadth-first sweep."""
+    near = [-1] * len(neighbours)
+    frontier = list(targets)
+    for x in frontier:
+        near[x] = 0
+    for x in frontier:  # grows while it is read: a queue without a deque
+        d = near[x] + 1
+        for n in neighbours[x]:
+            if near[n] < 0:
+                near[n] = d
+                frontier.append(n)
+    return near
 
-    def __init__(self, st: FDState, seat: int) -> None:
+
+class View:
+    """What one seat knows of the board at one decision, and the maps its options are scored
+    from: each is computed once per decision (or once per strength asked about), so scoring an
+    option is a few lookups instead of a search over the board."""
+
+    def __init__(self, st: FDState, seat: int, memo: "Memo | None" = None) -> None:
         m = st.model
         self.st, self.seat, self.m = st, seat, m
-        self.enemy = 1 - seat
-        hidden = hidden_units(st, self.enemy)
-        self.hidden_n = max(1, len(hidden))
-        self.hidden_str = Counter(min(5, m.units[u].strength + st.power[u]) for u in hidden)
-        self.flag_hidden = m.flag in hidden
-        self.hidden_value = (sum(unit_value(m, u, st.power[u]) for u in hidden) / self.hidden_n) if hidden else 0.0
-        self.enemies = [x for x, t in enumerate(st.board) if t is not None and t[T_OWN] == self.enemy]
+        self.enemy = enemy = 1 - seat
+        self.values = planner(m).values
+        board = st.board
+        self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+        units = m.units
+        self._count_hidden(hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]]))  # type: ignore[index]
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
-        self.targets = [x for x in self.enemies if not st.board[x][T_REV] or m.units[st.board[x][T_UNIT]].actions > 0]
+        self.targets = [x for x in self.enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]
         if not self.targets:
             self.targets = self.enemies
+        self._memo = memo if memo is not None else Memo()
         self._near: list[int] | None = None
+        self._adjacent: dict[int, list[int]] | None = None
+        self._threat: dict[int, float] = {}
+        self._odds: dict[int, tuple[float, float, float, float]] = {}
+
+    def _count_hidden(self, hidden: list[int]) -> None:
+        """What the face-down enemy tokens may be: how many there are, how many are weaker than
+        each strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether
+        the flag is among them, and their mean worth."""
+        st, units, values = self.st, self.m.units, self.values
+        power = st.power
+        self.hidden_n = n = max(1, len(hidden))
+        per_strength = [0] * (_TOP + 1)
+        for u in hidden:
+            per_strength[min(_TOP, units[u].strength + power[u])] += 1
+        self.below = below = [0] * (_TOP + 2)
+        for k in range(_TOP + 1):
+            below[k + 1] = below[k] + per_strength[k]
+        self.flag_hidden = self.m.flag in hidden
+        total = 0.0
+        for u in hidden:
+            total += values[u] + (0 if units[u].flag else power[u])
+        self.hidden_value = total / n if hidden else 0.0
+
+    @property
+    def near(self) -> list[int]:
+        """Per hex: steps to the closest enemy worth reaching (see `Memo`)."""
+        if self._near is None:
+            self._near = self._memo.near(self.m.board.neighbours, self.targets)
+        return self._near
+
+    @property
+    def adjacent(self) -> dict[int, list[int]]:
+        """Hex -> the enemy hexes next to it; a hex with no enemy beside it is absent."""
+        if self._adjacent is None:
+            self._adjacent = self._memo.adjacent(self.m.board.neighbours, self.enemies)
+        return self._adjacent
 
     def nearest_enemy(self, h: int) -> int:
-        """Hexes from h to the closest enemy worth reaching: one breadth-first sweep per decision."""
-        if self._near is None:
-            neighbours = self.m.board.neighbours
-            near = [-1] * len(neighbours)
-            frontier = list(self.targets)
-            for x in frontier:
-                near[x] = 0
-            for x in frontier:  # grows while it is read: a queue without a deque
-                for n in neighbours[x]:
-                    if near[n] < 0:
-                        near[n] = near[x] + 1
-                        frontier.append(n)
-            self._near = near
-        return self._near[h]
+        """Hexes from h to the closest enemy worth reaching."""
+        return self.near[h]
 
     def known(self, h: int) -> int:
         t = self.st.board[h]
@@ -94,65 +160,121 @@ class View:
             return -1
         return t[T_UNIT] if t[T_OWN] == self.seat or t[T_REV] else -1
 
+    def count_below(self, strength: int) -> int:
+        """How many hidden units have a strength under `strength`."""
+        return self.below[max(0, min(strength, _TOP + 1))]
+
+    def hidden_odds(self, mine: int) -> tuple[float, float, float, float]:
+        """(lower, equal, higher, value) of a face-down enemy against strength `mine`."""
+        odds = self._odds.get(mine)
+        if odds is None:
+            n = self.hidden_n
+            lower = self.count_below(mine) / n
+            equal = (self.count_below(mine + 1) - self.count_below(mine)) / n
+            val = self.hidden_value + (FLAG_VALUE / n if self.flag_hidden else 0.0)
+            odds = self._odds[mine] = (lower, equal, 1.0 - lower - equal, val)
+        return odds
+
     def fight_odds(self, mine: int, h: int, ranged: bool) -> tuple[float, float, float, float]:
         """(win, tie, loss, value of the target) for an attack of strength `mine` on hex h."""
         st = self.st
         u = self.known(h)
         if u >= 0:
             e = st.strength(h)
-            val = unit_value(self.m, u, st.power[u])
+            val = self.values[u] + (0 if self.m.units[u].flag else st.power[u])
             if ranged:
                 return (1.0, 0.0, 0.0, val) if mine >= e else (0.0, 0.0, 0.0, val)
             return (float(mine > e), float(mine == e), float(mine < e), val)
-        n = self.hidden_n
-        lower = sum(c for s, c in self.hidden_str.items() if s < mine) / n
-        equal = self.hidden_str.get(mine, 0) / n
-        higher = 1.0 - lower - equal
-        val = self.hidden_value + (FLAG_VALUE / n if self.flag_hidden else 0.0)
+        lower, equal, higher, val = self.hidden_odds(mine)
         if ranged:
             return lower + equal, 0.0, 0.0, val
         return lower, equal, higher, val
 
-    def danger(self, h: int, mine: int, value: float, skip: int) -> float:
-        """Expected loss from enemies next to hex h that could attack a unit of strength `mine`."""
-        st = self.st
-        worst = 0.0
-        for n in self.m.board.neighbours[h]:
-            t = st.board[n]
-            if n == skip or t is None or t[T_OWN] != self.enemy:
-                continue
-            u = self.known(n)
-            if u >= 0:
-                a = self.m.units[u]
-                p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
-            else:
-                p = sum(c for s, c in self.hidden_str.items() if s >= mine) / self.hidden_n * 0.6
-            worst = max(worst, p * value)
+    def threat(self, h: int, mine: int) -> float:
+        """The likeliest attack on a unit of strength `mine` standing on hex h: the highest
+        chance, over the enemies next to h, that one can and would attack it and win or tie."""
+        enemies = (self._adjacent if self._adjacent is not None else self.adjacent).get(h)
+        if enemies is None:
+            return 0.0
+        key = mine << 16 | h
+        worst = self._threat.get(key)
+        if worst is None:
+            st = self.st
+            board = st.board
+            worst = 0.0
+            for n in enemies:
+                t = board[n]
+                if t[T_REV]:  # type: ignore[index]
+                    a = self.m.units[t[T_UNIT]]  # type: ignore[index]
+                    p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
+                else:
+                    p = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
+                if p > worst:
+                    worst = p
+            self._threat[key] = worst
         return worst
+
+    def danger(self, h: int, mine: int, value: float) -> float:
+        """Expected loss from enemies next to hex h that could attack a unit of strength `mine`
+        worth `value` (>= 0, so the worst attacker is the one most likely to attack)."""
+        return self.threat(h, mine) * value
+
+
+class Memo:
+    """Maps a bot keeps from one decision to the next while their inputs are the same. Enemies
+    only move in their own turn, so within a turn the enemy positions (and the targets worth
+    walking to) mostly stay put; the maps are rebuilt only when they change."""
+
+    __slots__ = ("_targets", "_near", "_enemies", "_adjacent")
+
+    def __init__(self) -> None:
+        self._targets: list[int] | None = None
+        self._near: list[int] = []
+        self._enemies: list[int] | None = None
+        self._adjacent: dict[int, list[int]] = {}
+
+    def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
+        """Per hex: steps to the closest of `targets`."""
+        if targets != self._targets:
+            self._targets, self._near = list(targets), _nearest_map(neighbours, targets)
+        return self._near
+
+    def adjacent(self, neighbours: tuple[tuple[int, ...], ...], enemies: list[int]) -> dict[int, list[int]]:
+        """Hex -> the hexes of `enemies` next to it."""
+        if enemies != self._enemies:
+            adj: dict[int, list[int]] = {}
+            for e in enemies:
+                for n in neighbours[e]:
+                    if n in adj:
+                        adj[n].append(e)
+                    else:
+                        adj[n] = [e]
+            self._enemies, self._adjacent = list(enemies), adj
+        return self._adjacent
 
 
 class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
 
-    __slots__ = ("seat", "rng", "_front")
+    __slots__ = ("seat", "rng", "_memo")
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
-        self._front: dict[int, list[int]] = {}
+        self._memo = Memo()
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
         kind = st.dkind
+        if kind == "play":
+            return self._play(st)
+        if kind == "deploy":
+            return self._deploy(st)
         if kind == "draft":
             return self._draft(st)
         if kind == "leave-out":
             return self._leave_out(st)
-        if kind == "deploy":
-            return self._deploy(st)
-        if kind == "play":
-            return self._play(st)
         return self.rng.randrange(decision.n)
 
     # ------------------------------------------------------------------ setup
@@ -172,19 +294,11 @@ class HeuristicBot:
         m = st.model
         return min(range(len(st.moves)), key=lambda i: unit_value(m, st.moves[i][1]))
 
-    def _depth(self, st: FDState) -> list[int]:
-        """Per hex: distance to the nearest enemy start-zone hex (small = front line)."""
-        if self.seat not in self._front:
-            b = st.model.board
-            enemy = [h for h, z in enumerate(b.zone) if z == 1 - self.seat]
-            self._front[self.seat] = [min(b.dist[h][e] for e in enemy) for h in range(len(b.labels))]
-        return self._front[self.seat]
-
     def _deploy(self, st: FDState) -> int:
         m = st.model
         b = m.board
         unit = m.units[st.to_place[self.seat][0]]
-        depth = self._depth(st)
+        depth = planner(m).front[self.seat]
         cols = b.columns
         flag_hex = next((h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == self.seat
                          and t[T_UNIT] == m.flag), -1)
@@ -209,29 +323,47 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ play
     def _play(self, st: FDState) -> int:
-        view = View(st, self.seat)
+        """Score every option and take the best. Options come grouped by the token that acts, so
+        what depends only on that token (its strength, worth, and the danger where it stands) is
+        worked out once per token."""
+        view = View(st, self.seat, self._memo)
         urge = min(1.5, st.turn / 50)
+        calm = 1 - 0.5 * urge
+        board, power, values, units = st.board, st.power, view.values, st.model.units
+        rnd = self.rng.random
+        fights = bool(view.enemies)
+        near = view.near if fights else None
+        adjacent = view.adjacent
         best, pick = -1e9, 0
+        src = -1
+        mine = 0
+        my_val = pull = here = 0.0
         for i, mv in enumerate(st.moves):
-            score = self._score(st, view, mv, urge) + self.rng.random() * 0.05
+            kind, h = mv[0], mv[1]
+            if h != src:
+                src = h
+                u = board[h][T_UNIT]  # type: ignore[index]
+                mine = st.strength(h)
+                my_val = values[u] + (0 if units[u].flag else power[u])
+                if fights:
+                    pull = 0.15 + 0.1 * mine + 2 * urge
+                    here = view.threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+            if kind == "move":
+                if near is None:
+                    score = 0.0
+                else:
+                    b = mv[2]
+                    threat = (view.threat(b, mine) * my_val if b in adjacent else 0.0) - here  # = danger(b) - here
+                    score = pull * (near[h] - near[b]) - threat * calm
+            elif kind == "ability":
+                score = self._ability_score(st, view, mv, urge)
+            else:
+                win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
+                score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
+            score = score + rnd() * 0.05
             if score > best:
                 best, pick = score, i
         return pick
-
-    def _score(self, st: FDState, view: View, mv: tuple, urge: float) -> float:
-        m = st.model
-        kind = mv[0]
-        h = mv[1]
-        me = st.board[h]
-        assert me is not None
-        mine = st.strength(h)
-        my_val = unit_value(m, me[T_UNIT], st.power[me[T_UNIT]])
-        if kind in ("attack", "shoot"):
-            win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
-            return (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
-        if kind == "move":
-            return self._move_score(st, view, h, mv[2], mine, my_val, urge)
-        return self._ability_score(st, view, mv, urge)
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:
@@ -239,7 +371,7 @@ class HeuristicBot:
         before = view.nearest_enemy(a)
         after = view.nearest_enemy(b)
         drive = (0.15 + 0.1 * mine + 2 * urge) * (before - after)
-        threat = view.danger(b, mine, my_val, a) - view.danger(a, mine, my_val, -1)
+        threat = view.danger(b, mine, my_val) - view.danger(a, mine, my_val)
         return drive - threat * (1 - 0.5 * urge)
 
     def _ability_score(self, st: FDState, view: View, mv: tuple, urge: float) -> float:
@@ -255,7 +387,7 @@ class HeuristicBot:
                     val = unit_value(m, view.known(tg))
                 else:
                     cap = 5 if e.max_strength < 0 else e.max_strength
-                    p = sum(c for s, c in view.hidden_str.items() if s <= cap) / view.hidden_n
+                    p = view.count_below(cap + 1) / view.hidden_n
                     val = view.hidden_value + (FLAG_VALUE / view.hidden_n if view.flag_hidden else 0.0)
                 score += p * val
             elif e.kind == "boost":

@@ -32,7 +32,8 @@ Handler = Callable[["FDState", Ctx, Effect], None]
 Allowed = Callable[["FDState", Ctx, Effect], bool]
 
 
-def _always(st: "FDState", ctx: Ctx, e: Effect) -> bool:
+def always(st: "FDState", ctx: Ctx, e: Effect) -> bool:
+    """The `allowed` of effects that fit any target (the rules skip calling it)."""
     return True
 
 
@@ -104,17 +105,17 @@ def refresh(st: "FDState", ctx: Ctx, e: Effect) -> None:
 
 
 HANDLERS: dict[str, tuple[Handler, Allowed]] = {
-    "boost": (boost, _always),
-    "weaken": (weaken, _always),
-    "destroy": (destroy, _always),
+    "boost": (boost, always),
+    "weaken": (weaken, always),
+    "destroy": (destroy, always),
     "power": (power, power_allowed),
     "reveal": (reveal, reveal_allowed),
     "swap": (swap, swap_allowed),
     "teleport": (teleport, teleport_allowed),
-    "freeze": (freeze, _always),
-    "evade": (evade, _always),
-    "extra-actions": (extra_actions, _always),
-    "refresh": (refresh, _always),
+    "freeze": (freeze, always),
+    "evade": (evade, always),
+    "extra-actions": (extra_actions, always),
+    "refresh": (refresh, always),
 }
 
 EFFECT_KINDS: frozenset[str] = frozenset(HANDLERS)

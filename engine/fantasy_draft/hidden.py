@@ -28,15 +28,26 @@ def positions_hidden(st: "FDState", seat: int) -> bool:
     return st.phase in ("draft", "prepare", "deploy")
 
 
+def seen_unit(st: "FDState", seat: int, t: list[int]) -> str | None:
+    """What `seat` sees of token `t`: nothing (None, a token placed in secret), a face-down
+    token (HIDDEN) or the unit's id. Observations and the invariant checks both ask this."""
+    if t[T_OWN] != seat and positions_hidden(st, seat):
+        return None
+    return st.model.units[t[T_UNIT]].id if st.visible_to(seat, t) else HIDDEN
+
+
 def observation(st: "FDState", seat: int) -> dict[str, Any]:
     m = st.model
     ids = [u.id for u in m.units]
     board: dict[str, Any] = {}
     for h, t in enumerate(st.board):
-        if t is None or (t[T_OWN] != seat and positions_hidden(st, seat)):
+        if t is None:
+            continue
+        unit = seen_unit(st, seat, t)
+        if unit is None:
             continue
         board[m.board.labels[h]] = {
-            "seat": t[T_OWN], "unit": ids[t[T_UNIT]] if st.visible_to(seat, t) else HIDDEN,
+            "seat": t[T_OWN], "unit": unit,
             "revealed": bool(t[T_REV]), "used": t[T_USED], "bonus": t[4], "frozen": bool(t[5]),
             "extra": t[T_EXTRA], "moved": bool(t[T_MOVED])}
     return {
@@ -53,27 +64,42 @@ def observation(st: "FDState", seat: int) -> dict[str, Any]:
     }
 
 
-def hidden_units(st: "FDState", enemy: int) -> list[int]:
-    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up."""
-    left = Counter(st.army[enemy])
-    left.subtract(st.removed[enemy])
-    left.subtract(st.to_place[enemy])
-    for t in st.board:
-        if t is not None and t[T_OWN] == enemy and t[T_REV]:
-            left[t[T_UNIT]] -= 1
-    return sorted(left.elements())
+def hidden_units(st: "FDState", enemy: int, face_up: list[int] | None = None) -> list[int]:
+    """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up
+    (`face_up`: the units of `enemy`'s face-up tokens on the board, when the caller has them).
+
+    Counted in a list indexed by unit (a Counter is several times slower here, and bots ask at
+    every decision)."""
+    left = [0] * len(st.model.units)
+    for u in st.army[enemy]:
+        left[u] += 1
+    for u in st.removed[enemy]:
+        left[u] -= 1
+    for u in st.to_place[enemy]:
+        left[u] -= 1
+    if face_up is None:
+        face_up = [t[T_UNIT] for t in st.board if t is not None and t[T_REV] and t[T_OWN] == enemy]
+    for u in face_up:
+        left[u] -= 1
+    out: list[int] = []
+    for u, n in enumerate(left):
+        if n > 0:
+            out += [u] * n
+    return out
 
 
 def _need(st: "FDState", t: list[int]) -> int:
     """Fewest actions the unit under token `t` must have, from what everyone saw it do."""
-    return max(t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0)
+    acted, moved = t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0
+    return acted if acted > moved else moved
 
 
 def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
-    """Give each hidden token a unit; strictest tokens first so the constraints always fit."""
+    """Give each hidden token a unit; strictest tokens first so the constraints always fit.
+    The units given out are taken out of `units`."""
     acts = st.model.units
     order = sorted(hexes, key=lambda h: (-_need(st, st.board[h]), h))
-    pool = list(units)
+    pool = units
     for h in order:
         need = _need(st, st.board[h])
         fits = [i for i, u in enumerate(pool) if acts[u].actions >= need] or list(range(len(pool)))
@@ -81,31 +107,90 @@ def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
 
 
 def redact(st: "FDState", seat: int) -> Any:
-    enemy = 1 - seat
-    saved = [(h, list(t)) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy]
-    steps = [(t[T_STEP], st.actions[t[T_STEP]]) for _, t in saved
-             if t[T_STEP] >= 0 and not t[T_REV] and t[T_STEP] < len(st.actions)]
+    """Hide from `seat` what it cannot see, in place; the token lists only what was changed.
+
+    Every bot call is wrapped in redact/restore, so both touch only what is hidden: the other
+    seat's tokens during deployment, the unit and placement step of face-down tokens in play."""
     if st.phase == "over":
-        return (saved, [])
-    for i, _ in steps:
-        st.actions[i] = 0
+        return None
     if positions_hidden(st, seat):
-        for h, _ in saved:
-            st.board[h] = None
-        return (saved, steps)
-    hexes = [h for h, t in saved if not t[T_REV]]
-    for h in hexes:
-        st.board[h][T_STEP] = -1
-    _assign(st, hexes, hidden_units(st, enemy), lambda fits: fits[0])
-    return (saved, steps)
+        return _lift(st, 1 - seat)
+    return _disguise(st, 1 - seat)
+
+
+def _lift(st: "FDState", enemy: int) -> Any:
+    """Deployment: `enemy`'s tokens leave the board and their placements leave the log."""
+    board = st.board
+    placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+    for h, _ in placed:
+        board[h] = None
+    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
+
+
+def _disguise(st: "FDState", enemy: int) -> Any:
+    """Play: `enemy`'s face-down tokens get canonical stand-in units and no placement step.
+
+    The stand-ins are the hidden units themselves, given out in a canonical order. During play
+    every token is on the board or removed, so the units under face-down tokens are exactly the
+    army less removed and face-up units (`hidden_units`), which the seat knows."""
+    hidden = [(h, t) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
+    saved = [(t, t[T_UNIT], t[T_STEP]) for _, t in hidden]
+    steps = _blank(st, [step for _, _, step in saved])
+    for _, t in hidden:
+        t[T_STEP] = -1
+    _canonical(st, hidden, sorted(u for _, u, _ in saved))
+    return ((), saved, steps)
+
+
+def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
+    """Set the secret choices at these log positions to 0; returns what they were."""
+    actions = st.actions
+    steps = [(i, actions[i]) for i in positions if 0 <= i < len(actions)]
+    for i, _ in steps:
+        actions[i] = 0
+    return steps
 
 
 def restore(st: "FDState", token: Any) -> None:
-    saved, steps = token
-    for h, t in saved:
-        st.board[h] = list(t)
+    if token is None:
+        return
+    placed, saved, steps = token
+    board = st.board
+    for h, t in placed:
+        board[h] = t
+    for t, unit, step in saved:
+        t[T_UNIT] = unit
+        t[T_STEP] = step
+    actions = st.actions
     for i, a in steps:
-        st.actions[i] = a
+        actions[i] = a
+
+
+def _canonical(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int]) -> None:
+    """`_assign` giving each (hex, token) the first unit that fits, in one pass.
+
+    Strictest tokens first take the first unit (in unit order) with enough actions, or the first
+    unit when none has; the tokens seen doing nothing then take what is left, in hex order (each
+    would get the first unit left)."""
+    acts = st.model.units
+    busy: list[tuple[int, int, list[int]]] = []
+    idle: list[list[int]] = []
+    for h, t in hidden:
+        need = _need(st, t)
+        if need > 0:
+            busy.append((-need, h, t))
+        else:
+            idle.append(t)
+    busy.sort()
+    for minus_need, _, t in busy:
+        pick = 0
+        for i, u in enumerate(units):
+            if acts[u].actions >= -minus_need:
+                pick = i
+                break
+        t[T_UNIT] = units.pop(pick)
+    for t, u in zip(idle, units):
+        t[T_UNIT] = u
 
 
 def resample(st: "FDState", seat: int, rng: random.Random) -> None:

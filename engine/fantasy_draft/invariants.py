@@ -1,11 +1,16 @@
-"""Invariants checked after every step in checked mode."""
+"""Invariants checked after every step in checked mode.
+
+Checked play should cost little more than unchecked play, so that every game can be checked:
+one pass over the board gathers what the checks need, and the hidden-information check asks
+the same function the observations are built from (`seen_unit`) about each face-down token,
+instead of building both seats' whole observations.
+"""
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
-from engine.fantasy_draft.hidden import HIDDEN, observation, positions_hidden
-from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT
+from engine.fantasy_draft.hidden import HIDDEN, positions_hidden, seen_unit
+from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT
 
 if TYPE_CHECKING:
     from engine.fantasy_draft.state import FDState
@@ -13,42 +18,69 @@ if TYPE_CHECKING:
 
 def check(st: "FDState") -> list[str]:
     m = st.model
+    labels = m.board.labels
+    flyers_only = m.board.flyers_only
+    units = m.units
+    power = st.power
+    on_board: tuple[list[int], list[int]] = ([], [])
+    ground: list[str] = []
+    weak: list[str] = []
+    leaks: list[str] = []
+    over = st.phase == "over"
+    secret_places = (positions_hidden(st, 0), positions_hidden(st, 1))
+    for h, t in enumerate(st.board):
+        if t is None:
+            continue
+        u = t[T_UNIT]
+        on_board[t[T_OWN]].append(u)
+        # one token per hex, on ground it may stand on (only flyers-only hexes can refuse one)
+        if (u < 0 or flyers_only[h]) and not st.can_stand(u, h):
+            ground.append(f"{labels[h]}: {units[u].name} stands on {m.board.terrain[h]}")
+        # strength never below 0 (only a negative term can take it there)
+        if (t[T_BONUS] < 0 or power[u] < 0 or units[u].strength < 0) and st.strength(h) < 0:
+            weak.append(f"{labels[h]}: strength below 0")
+        # hidden identities never leak into the other seat's observation
+        seat = 1 - t[T_OWN]
+        if over or (t[T_REV] and not secret_places[seat]):
+            continue
+        seen = seen_unit(st, seat, t)
+        if secret_places[seat]:
+            if seen is not None:
+                leaks.append(f"player {seat + 1} sees a token placed in secret at {labels[h]}")
+        elif seen != HIDDEN:
+            leaks.append(f"player {seat + 1} sees the face-down token at {labels[h]}")
+    return _tokens(st, on_board) + ground + _power(st) + weak + _counters(st) + leaks
+
+
+def _tokens(st: "FDState", on_board: tuple[list[int], list[int]]) -> list[str]:
+    """Tokens neither created nor lost: army = on the board + still to place + removed."""
     out: list[str] = []
-    # tokens neither created nor lost: army = on the board + still to place + removed
-    if st.phase in ("deploy", "play", "over"):
-        for s in (0, 1):
-            have = Counter(t[T_UNIT] for t in st.board if t is not None and t[T_OWN] == s)
-            have.update(st.to_place[s])
-            have.update(st.removed[s])
-            if have != Counter(st.army[s]):
-                out.append(f"player {s + 1}: tokens on the board, to place and removed do not add up to the army")
-            if len(st.army[s]) > m.rules.army_size:
-                out.append(f"player {s + 1}: {len(st.army[s])} tokens, more than {m.rules.army_size}")
-    # one token per hex, on ground it may stand on
-    for h, t in enumerate(st.board):
-        if t is not None and not st.can_stand(t[T_UNIT], h):
-            out.append(f"{m.board.labels[h]}: {m.units[t[T_UNIT]].name} stands on {m.board.terrain[h]}")
-    # power tokens: none created or lost, none above the cap, strength never below 0
-    if st.supply < 0 or st.supply + sum(st.power) != st.power_total:
-        out.append(f"power tokens: {st.supply} in the supply and {sum(st.power)} on cards")
-    for u, n in enumerate(st.power):
-        if n and m.units[u].strength + n > m.rules.power_cap:
-            out.append(f"{m.units[u].name}: strength {m.units[u].strength + n} from power tokens, above {m.rules.power_cap}")
-    for h, t in enumerate(st.board):
-        if t is not None and st.strength(h) < 0:
-            out.append(f"{m.board.labels[h]}: strength below 0")
-    if any(x < 0 for x in st.mana) or st.actions_left < 0:
-        out.append("negative mana or actions")
-    # hidden identities never leak into the other seat's observation
-    for seat in (0, 1):
-        seen = observation(st, seat)["board"]
-        for h, t in enumerate(st.board):
-            if t is None or t[T_OWN] == seat or st.phase == "over":
-                continue
-            entry = seen.get(m.board.labels[h])
-            if positions_hidden(st, seat):
-                if entry is not None:
-                    out.append(f"player {seat + 1} sees a token placed in secret at {m.board.labels[h]}")
-            elif not t[T_REV] and (entry is None or entry["unit"] != HIDDEN):
-                out.append(f"player {seat + 1} sees the face-down token at {m.board.labels[h]}")
+    if st.phase not in ("deploy", "play", "over"):
+        return out
+    size = st.model.rules.army_size
+    for s in (0, 1):
+        if sorted(on_board[s] + st.to_place[s] + st.removed[s]) != sorted(st.army[s]):
+            out.append(f"player {s + 1}: tokens on the board, to place and removed do not add up to the army")
+        if len(st.army[s]) > size:
+            out.append(f"player {s + 1}: {len(st.army[s])} tokens, more than {size}")
     return out
+
+
+def _power(st: "FDState") -> list[str]:
+    """Power tokens: none created or lost, none above the cap."""
+    m = st.model
+    out: list[str] = []
+    on_cards = sum(st.power)
+    if st.supply < 0 or st.supply + on_cards != st.power_total:
+        out.append(f"power tokens: {st.supply} in the supply and {on_cards} on cards")
+    if on_cards:
+        for u, n in enumerate(st.power):
+            if n and m.units[u].strength + n > m.rules.power_cap:
+                out.append(f"{m.units[u].name}: strength {m.units[u].strength + n} from power tokens, above {m.rules.power_cap}")
+    return out
+
+
+def _counters(st: "FDState") -> list[str]:
+    if st.mana[0] < 0 or st.mana[1] < 0 or st.actions_left < 0:
+        return ["negative mana or actions"]
+    return []

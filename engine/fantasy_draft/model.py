@@ -71,6 +71,8 @@ class Board:
     dist: tuple[tuple[int, ...], ...]
     rings: tuple[tuple[tuple[int, ...], ...], ...]   # per hex: hexes at distance 0, 1, 2 ...
     index: dict[str, int]
+    within: tuple[tuple[tuple[int, ...], ...], ...]  # per hex, per r: hexes at distance 1..r, nearest first
+    zone_hexes: tuple[tuple[int, ...], ...]          # per seat: the hexes of its start zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,12 @@ class Model:
     by_id: dict[str, int]
     flag: int                        # the flag's unit index
 
-    def hexes_within(self, h: int, lo: int, hi: int) -> list[int]:
+    def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
+        """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
+        for it at every step)."""
+        if lo == 1:
+            within = self.board.within[h]
+            return within[min(hi, len(within) - 1)] if hi > 0 else ()
         rings = self.board.rings[h]
         out: list[int] = []
         for d in range(lo, min(hi, len(rings) - 1) + 1):
@@ -164,8 +171,10 @@ def build_board(item: dict[str, Any], terrain: list[dict[str, Any]]) -> Board:
     dist = tuple(tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes) for a in cubes)
     neigh = tuple(tuple(j for j, d in enumerate(row) if d == 1) for row in dist)
     rings = tuple(tuple(tuple(j for j, d in enumerate(row) if d == k) for k in range(max(row) + 1)) for row in dist)
+    within = tuple(tuple(sum(ring[1:r + 1], ()) for r in range(len(ring))) for ring in rings)
+    zone_hexes = tuple(tuple(h for h, z in enumerate(zone) if z == seat) for seat in (0, 1))
     return Board(cols, rows, tuple(labels), tuple(ters), tuple(flyer), tuple(zone), neigh, dist, rings,
-                 {lab: i for i, lab in enumerate(labels)})
+                 {lab: i for i, lab in enumerate(labels)}, within, zone_hexes)
 
 
 def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:

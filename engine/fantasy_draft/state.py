@@ -13,14 +13,27 @@ tokens (and, during deployment, where the other seat put them).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
-from engine.fantasy_draft.effects import HANDLERS, Ctx
+from engine.fantasy_draft.effects import HANDLERS, Ctx, always
 from engine.fantasy_draft.model import Ability, Model
 
 T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
 D10 = tuple(str(i) for i in range(10))
+Labels = Callable[[], list[str]]
+"""Builds a decision's option labels; called only when someone reads them (bots read moves)."""
+
+_ROLLS: dict[str, Decision] = {}
+"""The d10 decision of each ability name: the same every time, so built once."""
+
+
+def roll_decision(name: str) -> Decision:
+    """Chance's d10 roll for the ability called `name` (shared: a Decision is never changed)."""
+    d = _ROLLS.get(name)
+    if d is None:
+        d = _ROLLS[name] = Decision(CHANCE, f"Roll d10 for {name}", D10)
+    return d
 
 
 
@@ -62,6 +75,7 @@ class FDState:
         self._decision: Decision | None = None
         self.moves: list[tuple] = []
         self.dkind = ""
+        self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
 
     # ------------------------------------------------------------------ the step API
     def decision(self) -> Decision | None:
@@ -145,7 +159,8 @@ class FDState:
     def strength(self, h: int) -> int:
         t = self.board[h]
         assert t is not None
-        return max(0, self.model.units[t[T_UNIT]].strength + self.power[t[T_UNIT]] + t[T_BONUS])
+        s = self.model.units[t[T_UNIT]].strength + self.power[t[T_UNIT]] + t[T_BONUS]
+        return s if s > 0 else 0
 
     def can_stand(self, unit: int, h: int) -> bool:
         return unit >= 0 and (not self.model.board.flyers_only[h] or self.model.units[unit].flying)
@@ -228,11 +243,12 @@ class FDState:
             if step():
                 return
 
-    def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: list[str],
+    def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: Labels,
                  secret: bool = False) -> bool:
+        """Offer `moves` to `player`; `labels` builds their text only if someone reads it."""
         self.dkind = kind
         self.moves = moves
-        self._decision = Decision(player, prompt, tuple(labels), secret=secret)
+        self._decision = Decision(player, prompt, n=len(moves), labels=labels, secret=secret)
         return True
 
     # --- draft ---------------------------------------------------------------------------
@@ -251,8 +267,9 @@ class FDState:
                 units = self.model.units
                 picks = self.affordable(s)
                 moves = [("recruit", u) for u in picks] + [("stop",)]
-                labels = [f"Recruit {units[u].name} ({units[u].cost} mana)" for u in picks] + ["Stop drafting"]
-                return self._publish(s, "draft", f"Draft a hero ({self.mana[s]} mana left)", moves, labels)
+                return self._publish(s, "draft", f"Draft a hero ({self.mana[s]} mana left)", moves,
+                                     lambda: [f"Recruit {units[u].name} ({units[u].cost} mana)" for u in picks]
+                                     + ["Stop drafting"])
             self.current = 1 - s
         self.phase = "prepare"
         self.current = 0
@@ -272,7 +289,7 @@ class FDState:
                 left = [u for u in m.basics if not m.units[u].flag
                         and m.units[u].count - self.left_out[s].count(u) > 0]
                 return self._publish(s, "leave-out", f"Leave out a basic unit ({need} to go)",
-                                     [("leave", u) for u in left], [f"Leave out a {m.units[u].name}" for u in left])
+                                     [("leave", u) for u in left], lambda: [f"Leave out a {m.units[u].name}" for u in left])
         for s in (0, 1):
             basics = []
             for u in m.basics:
@@ -291,10 +308,9 @@ class FDState:
                 self.current = s
                 unit = self.model.units[self.to_place[s][0]]
                 board = self.model.board
-                free = [h for h, z in enumerate(board.zone) if z == s and self.board[h] is None
-                        and self.can_stand(unit.idx, h)]
+                free = [h for h in board.zone_hexes[s] if self.board[h] is None and self.can_stand(unit.idx, h)]
                 return self._publish(s, "deploy", f"Deploy your army in secret: place the {unit.name}",
-                                     [("place", h) for h in free], [f"Place {unit.name} on {board.labels[h]}" for h in free],
+                                     [("place", h) for h in free], lambda: [f"Place {unit.name} on {board.labels[h]}" for h in free],
                                      secret=True)
         self.phase = "play"
         self._start_turn(self.model.rules.first_player)
@@ -305,8 +321,11 @@ class FDState:
         self.current = seat
         self.actions_left = self.model.rules.actions
         self.once_used = []
-        if not self.play_moves(seat)[0]:
+        moves = self.play_moves(seat)
+        if not moves:
             self._end([1 - seat], "no-actions")
+            return
+        self._turn_moves = moves  # nothing changes before _play_step asks for them again
 
     def _end_turn(self) -> None:
         seat = self.current
@@ -324,10 +343,14 @@ class FDState:
     def _play_step(self) -> bool:
         if self._check_armies():
             return False
+        moves, self._turn_moves = self._turn_moves, None
         if self.actions_left > 0:
-            moves, labels = self.play_moves(self.current)
+            if moves is None:
+                moves = self.play_moves(self.current)
             if moves:
-                return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves, labels)
+                board = self.board[:]  # the labels name the units standing here now
+                return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
+                                     lambda: play_labels(self.model, board, moves))
         self._end_turn()
         return False
 
@@ -338,8 +361,8 @@ class FDState:
         for t in self.board:
             if t is not None and t[T_UNIT] != flag:
                 alive[t[T_OWN]] = True
-        if all(alive):
-            return False
+                if alive[0] and alive[1]:
+                    return False
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
@@ -355,76 +378,78 @@ class FDState:
             self.reveals.append((len(self.actions) - 1, hidden))
 
     # ------------------------------------------------------------------ legal moves of a turn
-    def play_moves(self, seat: int) -> tuple[list[tuple], list[str]]:
-        """Every legal action of `seat` now, as structured moves and their labels."""
+    def play_moves(self, seat: int) -> list[tuple]:
+        """Every legal action of `seat` now, as structured moves (their text: `play_labels`)."""
         m = self.model
         b = m.board
         units = m.units
-        lab = b.labels
         board = self.board
+        neighbours, flyers_only, rings = b.neighbours, b.flyers_only, b.rings
+        rr = m.rules.ranged_range
         moves: list[tuple] = []
-        labels: list[str] = []
+        add = moves.append
         for h, t in enumerate(board):
             if t is None or t[T_OWN] != seat or t[T_FROZEN]:
                 continue
             u = units[t[T_UNIT]]
             if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
-            for n in b.neighbours[h]:
-                if board[n] is None and (u.flying or not b.flyers_only[n]):
-                    moves.append(("move", h, n))
-                    labels.append(f"Move {lab[h]} to {lab[n]} ({u.name})")
-            if u.attack == "melee":
-                for n in b.neighbours[h]:
+            flying = u.flying
+            melee = u.attack == "melee"
+            attacks = []
+            for n in neighbours[h]:
+                o = board[n]
+                if o is None:
+                    if flying or not flyers_only[n]:
+                        add(("move", h, n))
+                elif melee and o[T_OWN] != seat:
+                    attacks.append(("attack", h, n))
+            moves += attacks  # a unit's moves are listed before its attacks
+            if u.attack == "ranged" and rr < len(rings[h]):
+                for n in rings[h][rr]:
                     o = board[n]
                     if o is not None and o[T_OWN] != seat:
-                        moves.append(("attack", h, n))
-                        labels.append(f"Attack {lab[n]} from {lab[h]} ({u.name})")
-            elif u.attack == "ranged":
-                for n in m.hexes_within(h, m.rules.ranged_range, m.rules.ranged_range):
-                    o = board[n]
-                    if o is not None and o[T_OWN] != seat:
-                        moves.append(("shoot", h, n))
-                        labels.append(f"Shoot {lab[n]} from {lab[h]} ({u.name})")
+                        add(("shoot", h, n))
             for ab in u.abilities:
                 if ab.trigger != "action" or ab.cost > self.actions_left:
                     continue
                 if ab.once_per_turn and (u.idx, ab.idx) in self.once_used:
                     continue
                 for tg in self.ability_targets(seat, h, u.idx, ab):
-                    moves.append(("ability", h, ab.idx, tg))
-                    labels.append(f"{u.name} {lab[h]} {ab.name}" + ("" if tg == h else f" on {lab[tg]}"))
-        return moves, labels
+                    add(("ability", h, ab.idx, tg))
+        return moves
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
-        """Hexes a special action may be aimed at (the hero's own hex for `self`)."""
-        m = self.model
-        units = m.units
-        board = self.board
-        if ab.target == "self":
-            cands = [h]
-        else:
-            cands = []
-            for n in m.hexes_within(h, 1, ab.range):
-                o = board[n]
-                if ab.target == "empty-hex":
-                    ok = o is None
-                elif o is None:
-                    ok = False
-                elif ab.target == "own":
-                    ok = o[T_OWN] == seat and (not ab.types or units[o[T_UNIT]].type in ab.types)
-                elif ab.target == "enemy":
-                    ok = o[T_OWN] != seat and (not ab.types or not o[T_REV] or units[o[T_UNIT]].type in ab.types)
-                else:
-                    ok = not ab.types or (o[T_OWN] == seat or o[T_REV]) and units[o[T_UNIT]].type in ab.types
-                if ok:
-                    cands.append(n)
+        """Hexes a special action may be aimed at (the hero's own hex for `self`), nearest first."""
+        cands = [h] if ab.target == "self" else self._aim(seat, self.model.hexes_within(h, 1, ab.range), ab)
+        checks = [(HANDLERS[e.kind][1], e) for e in ab.effects if HANDLERS[e.kind][1] is not always]
+        if not checks:
+            return cands
         out = []
         for tg in cands:
             ctx = Ctx(seat, h, unit, tg)
-            if all(HANDLERS[e.kind][1](self, ctx, e) for e in ab.effects):
+            if all(allowed(self, ctx, e) for allowed, e in checks):
                 out.append(tg)
         return out
+
+    def _aim(self, seat: int, hexes: Sequence[int], ab: Ability) -> list[int]:
+        """The hexes among `hexes` that hold what the ability aims at. An ability aimed at an
+        enemy may be aimed at a face-down token whatever its types: the unit is unknown to the
+        one aiming."""
+        board = self.board
+        units = self.model.units
+        types = ab.types
+        target = ab.target
+        if target == "empty-hex":
+            return [n for n in hexes if board[n] is None]
+        if target == "own":
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat
+                    and (not types or units[o[T_UNIT]].type in types)]
+        if target == "enemy":
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] != seat
+                    and (not types or not o[T_REV] or units[o[T_UNIT]].type in types)]
+        return [n for n in hexes if (o := board[n]) is not None
+                and (not types or (o[T_OWN] == seat or o[T_REV]) and units[o[T_UNIT]].type in types)]
 
     # ------------------------------------------------------------------ doing a player's move
     def _player_move(self, mv: tuple) -> None:
@@ -497,7 +522,7 @@ class FDState:
             task = self.pending[0]
             ab = self._task_ability(task)
             if ab is not None and ab.d10 is not None and self._task_live(task):
-                self._decision, self.moves, self.dkind = Decision(CHANCE, f"Roll d10 for {ab.name}", D10), [], "roll"
+                self._decision, self.moves, self.dkind = roll_decision(ab.name), [], "roll"
                 return True
             self.pending.pop(0)
             self._execute(task, -1)
@@ -623,3 +648,24 @@ class FDState:
     def resample(self, seat: int, rng: random.Random) -> None:
         from engine.fantasy_draft.hidden import resample
         resample(self, seat, rng)
+
+
+def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple]) -> list[str]:
+    """The text of each play move, naming the units that stand on `board` (a copy taken when the
+    moves were offered)."""
+    lab = model.board.labels
+    units = model.units
+    out: list[str] = []
+    for mv in moves:
+        kind, h = mv[0], mv[1]
+        u = units[board[h][T_UNIT]]  # type: ignore[index]
+        if kind == "move":
+            out.append(f"Move {lab[h]} to {lab[mv[2]]} ({u.name})")
+        elif kind == "attack":
+            out.append(f"Attack {lab[mv[2]]} from {lab[h]} ({u.name})")
+        elif kind == "shoot":
+            out.append(f"Shoot {lab[mv[2]]} from {lab[h]} ({u.name})")
+        else:
+            tg = mv[3]
+            out.append(f"{u.name} {lab[h]} {u.abilities[mv[2]].name}" + ("" if tg == h else f" on {lab[tg]}"))
+    return out
