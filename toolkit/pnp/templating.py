@@ -266,7 +266,7 @@ class Templates:
         self.effects = effect_templates
         self.unknown_effects: set[str] = set()
         self._depth = 0
-        self._names: dict[str, tuple[str, ...] | None] = {}
+        self._names: dict[str, tuple[str, ...]] = {}  # template source -> names it reads
         self._rendered: dict[tuple[Any, ...], str] = {}
 
     def _ref(self, item_id: str) -> dict[str, Any]:
@@ -277,13 +277,16 @@ class Templates:
         return item
 
     def compile(self, source: str, where: Where) -> Any:
+        """The compiled template; parsed once, which also tells the names it reads (the cache key)."""
         key = (source, where)
         tpl = self._compiled.get(key)
         if tpl is None:
             if self._depth == 0:
                 self.env.start()  # filters on constants run while compiling
             try:
-                tpl = self.env.from_string(source)
+                tree = self.env.parse(source)
+                self._names.setdefault(source, _read_names(tree))
+                tpl = self.env.from_string(tree)
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
                 raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
@@ -300,12 +303,12 @@ class Templates:
         plain = _PLAIN_NAME.match(source)
         if plain and type(context.get(plain.group(1))) in (str, int):
             return str(context[plain.group(1)])  # '{{ name }}': what Jinja would print, without Jinja
+        tpl = self.compile(source, where)
         key = self._cache_key(source, where, context)
         if key is not None and key in self._rendered:
             return self._rendered[key]
         if self._depth == 0:
             self.env.start()
-        tpl = self.compile(source, where)
         self._depth += 1
         try:
             out = tpl.render(context)
@@ -334,13 +337,8 @@ class Templates:
         that read big values (every item of a kind) are not cached: building the key would cost
         more than rendering.
         """
-        names = self._names.get(source, ())
-        if names == ():
-            names = self._names[source] = _read_names(self.env, source)
-        if names is None:
-            return None
         values = []
-        for n in names:
+        for n in self._names[source]:  # learnt by compile
             if n not in context:
                 values.append("<undefined>")  # an error, or a global such as effect_text
                 continue
@@ -374,14 +372,11 @@ _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 _SMALL = 64
 
 
-def _read_names(env: BoundedSandbox, source: str) -> tuple[str, ...] | None:
-    """The context names a template reads, or None when it cannot be parsed (render reports it)."""
+def _read_names(tree: nodes.Template) -> tuple[str, ...]:
+    """The context names a parsed template reads (globals such as effect_text included)."""
     from jinja2 import meta
 
-    try:
-        return tuple(sorted(meta.find_undeclared_variables(env.parse(source))))
-    except TemplateError:
-        return None
+    return tuple(sorted(meta.find_undeclared_variables(tree)))
 
 
 def _template_line(exc: BaseException) -> int | None:
