@@ -262,7 +262,7 @@ class Templates:
         own = {"dice": dice_tokens, "signed": signed, "resources": resource_tokens}
         self.env.filters.update({name: self.env._bounded_filter(name, f) for name, f in own.items()})
         self._lookup = lookup
-        self._compiled: dict[tuple[str, Where], Any] = {}
+        self._compiled: dict[str, Any] = {}  # source -> compiled template, wherever it is written
         self.effects = effect_templates
         self.unknown_effects: set[str] = set()
         self._depth = 0
@@ -278,8 +278,7 @@ class Templates:
 
     def compile(self, source: str, where: Where) -> Any:
         """The compiled template; parsed once, which also tells the names it reads (the cache key)."""
-        key = (source, where)
-        tpl = self._compiled.get(key)
+        tpl = self._compiled.get(source)
         if tpl is None:
             if self._depth == 0:
                 self.env.start()  # filters on constants run while compiling
@@ -290,7 +289,7 @@ class Templates:
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
                 raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
-            self._compiled[key] = tpl
+            self._compiled[source] = tpl
         return tpl
 
     def render(self, source: str, where: Where, context: dict[str, Any]) -> str:
@@ -343,9 +342,12 @@ class Templates:
                 values.append("<undefined>")  # an error, or a global such as effect_text
                 continue
             v = context[n]
-            if isinstance(v, (list, dict)) and len(v) > _SMALL:
+            if type(v) in _SCALARS:
+                values.append((type(v), v))  # exact, and cheaper than repr
+            elif _small(v):
+                values.append(repr(v))
+            else:
                 return None
-            values.append(repr(v))
         return (source, where, *values)
 
     def effect_text(self, effects: Any) -> str:
@@ -370,6 +372,23 @@ class Templates:
 _RENDER_CACHE = 50_000
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 _SMALL = 64
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _small(value: Any, budget: int = _SMALL) -> bool:
+    """Whether a value holds at most ``budget`` items, nested ones included (walks no further)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            budget -= len(v)
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            budget -= len(v)
+            todo.extend(v)
+        if budget < 0:
+            return False
+    return True
 
 
 def _read_names(tree: nodes.Template) -> tuple[str, ...]:
