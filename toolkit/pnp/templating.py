@@ -277,19 +277,19 @@ class Templates:
         return item
 
     def compile(self, source: str, where: Where) -> Any:
-        """The compiled template; parsed once, which also tells the names it reads (the cache key)."""
+        """The compiled template (one per source, wherever it is written: the location only names
+        errors), and the names it reads, for the render cache."""
         tpl = self._compiled.get(source)
         if tpl is None:
             if self._depth == 0:
                 self.env.start()  # filters on constants run while compiling
             try:
-                tree = self.env.parse(source)
-                self._names.setdefault(source, _read_names(tree))
-                tpl = self.env.from_string(tree)
+                code = _template_code(self.env, source)
+                self._names.setdefault(source, _read_names(self.env, source))
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
                 raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
-            self._compiled[source] = tpl
+            tpl = self._compiled[source] = self.env.template_class.from_code(self.env, code, self.env.make_globals(None))
         return tpl
 
     def render(self, source: str, where: Where, context: dict[str, Any]) -> str:
@@ -391,11 +391,58 @@ def _small(value: Any, budget: int = _SMALL) -> bool:
     return True
 
 
-def _read_names(tree: nodes.Template) -> tuple[str, ...]:
-    """Every name a parsed template mentions: the context names it reads, and perhaps a few it
-    sets itself (loop variables, ``{% set %}``), which only make the cache key finer. Cheaper
-    than Jinja's exact ``meta.find_undeclared_variables``, which generates the whole template."""
-    return tuple(sorted({name.name for name in tree.find_all(nodes.Name)}))
+def _read_names(env: BoundedSandbox, source: str) -> tuple[str, ...]:
+    """Every name a template's tags mention, as Jinja's lexer reads them: the context names it
+    reads, plus attribute, filter and loop-variable names, which only make the cache key finer.
+    Lexing is a fraction of parsing, and needs no parse when the compiled code comes from disk."""
+    return tuple(sorted({value for _, kind, value in env.lex(source) if kind == "name"}))
+
+
+def _template_code(env: BoundedSandbox, source: str) -> Any:
+    """A template's compiled Python code, kept between runs in Jinja's bytecode cache.
+
+    Compiling is most of the cost of a game's first card: Jinja parses, generates Python and
+    Python compiles it, for every text template. The cache (Jinja's FileSystemBytecodeCache, in
+    a private folder under the system's temporary folder) is keyed by the template's source and
+    by this module's own source, which decides the code generated (the budget's rewriting);
+    Jinja adds its version and Python's. Any trouble with the cache folder just means compiling.
+    HORDEKIT_NO_CACHE=1 turns it off.
+    """
+    cache = _bytecode_cache()
+    bucket = None
+    if cache is not None:
+        try:
+            bucket = cache[0].get_bucket(env, cache[1] + source, None, source)
+        except (OSError, ValueError, EOFError):  # unreadable or damaged: compile again
+            bucket = None
+        if bucket is not None and bucket.code is not None:
+            return bucket.code
+    code = env.compile(source)
+    if bucket is not None:
+        bucket.code = code
+        try:
+            cache[0].set_bucket(bucket)
+        except OSError:
+            pass
+    return code
+
+
+@functools.cache
+def _bytecode_cache() -> tuple[Any, str] | None:
+    """Jinja's on-disk bytecode cache and the salt of this module's source, or None (off)."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    from jinja2 import FileSystemBytecodeCache
+
+    if os.environ.get("HORDEKIT_NO_CACHE"):
+        return None
+    try:
+        salt = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16] + ":"
+        return FileSystemBytecodeCache(pattern="hordekit-%s.cache"), salt
+    except (OSError, RuntimeError):  # RuntimeError: Jinja found the folder unsafe
+        return None
 
 
 def _template_line(exc: BaseException) -> int | None:
