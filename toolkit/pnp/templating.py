@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import traceback
+import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -285,7 +286,7 @@ class Templates:
                 self.env.start()  # filters on constants run while compiling
             try:
                 code = _template_code(self.env, source)
-                self._names.setdefault(source, _read_names(self.env, source))
+                self._names.setdefault(source, _read_names(code))
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
                 raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
@@ -391,11 +392,22 @@ def _small(value: Any, budget: int = _SMALL) -> bool:
     return True
 
 
-def _read_names(env: BoundedSandbox, source: str) -> tuple[str, ...]:
-    """Every name a template's tags mention, as Jinja's lexer reads them: the context names it
-    reads, plus attribute, filter and loop-variable names, which only make the cache key finer.
-    Lexing is a fraction of parsing, and needs no parse when the compiled code comes from disk."""
-    return tuple(sorted({value for _, kind, value in env.lex(source) if kind == "name"}))
+def _read_names(code: Any) -> tuple[str, ...]:
+    """The names a compiled template may read from its context, and a few more.
+
+    Compiled Jinja code looks every context name up by that name, a string constant of the code
+    (``resolve('cost')``); so the identifier-like constants of the code and of the functions
+    inside it hold every name the template reads, plus attribute and filter names, which only
+    make the cache key finer. Needs no parse, so it works on code from the bytecode cache."""
+    names: set[str] = set()
+    todo = [code]
+    while todo:
+        for const in todo.pop().co_consts:
+            if isinstance(const, str) and const.isidentifier():
+                names.add(const)
+            elif isinstance(const, types.CodeType):  # (tuples hold keyword and import names, no reads)
+                todo.append(const)
+    return tuple(sorted(names))
 
 
 def _template_code(env: BoundedSandbox, source: str) -> Any:
