@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -68,20 +69,30 @@ def schema_effect_kinds(game: Game) -> Iterator[tuple[Path, str, int, int]]:
         if game.schemas_dir not in path.parents and path.parent != game.schemas_dir:
             continue  # hordekit's shared schemas hold no game's effects
         try:
-            text = path.read_text(encoding="utf-8")
-            schema = json.loads(text)
-        except (OSError, ValueError):
+            st = path.stat()
+        except OSError:
             continue  # reported by schema loading
-        seen: set[str] = set()
-        for kind in _kind_values(schema, top=True):
-            if kind in seen:
-                continue
-            seen.add(kind)
-            m = re.search(r'"(?:const|enum)"\s*:\s*\[?[^\]]*?"' + re.escape(kind) + '"', text)
-            start = text.find(f'"{kind}"', m.start()) if m else 0
-            line = text.count("\n", 0, start) + 1
-            col = start - (text.rfind("\n", 0, start) + 1) + 1
+        for kind, line, col in _effect_kinds_in(str(path), st.st_mtime_ns, st.st_size):
             yield path, kind, line, col
+
+
+@lru_cache(maxsize=256)
+def _effect_kinds_in(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, int, int], ...]:
+    """(kind, line, column) of the effect kinds one schema file allows; remembered per version of
+    the file, since validation asks twice (known kinds, then the rules' declaration)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        schema = json.loads(text)
+    except (OSError, ValueError):
+        return ()  # reported by schema loading
+    found = []
+    for kind in dict.fromkeys(_kind_values(schema, top=True)):
+        m = re.search(r'"(?:const|enum)"\s*:\s*\[?[^\]]*?"' + re.escape(kind) + '"', text)
+        start = text.find(f'"{kind}"', m.start()) if m else 0
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        found.append((kind, line, col))
+    return tuple(found)
 
 
 def _kind_values(node: Any, top: bool = False) -> Iterator[str]:
