@@ -171,3 +171,15 @@ def test_rendered_text_is_shared_only_between_pieces_that_read_the_same_values(s
         assert list(tmp_path.glob("_jinja2-cache-*/hordekit-*.cache"))
     finally:
         templating._bytecode_cache.cache_clear()
+
+
+def test_a_run_naming_one_command_still_knows_every_other_one() -> None:
+    """A run builds only the command it names; help, typos and groups still see all of them."""
+    listing, _ = _run("--help")
+    assert all(name in listing.stdout for name in ("validate", "smoke", "pnp", "preview", "export", "import"))
+    typo, _ = _run("pnpp", "kingdoms")
+    assert typo.returncode == 2 and "No such command 'pnpp'. Did you mean 'pnp'?" in _problems(typo)
+    group, _ = _run("-q", "export", "png", "--help")
+    assert group.returncode == 0 and "Usage: hordekit export png" in group.stdout
+    command, _ = _run("pnp", "--help")
+    assert command.returncode == 0 and "Usage: hordekit pnp [OPTIONS] GAME" in command.stdout
