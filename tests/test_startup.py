@@ -183,3 +183,21 @@ def test_a_run_naming_one_command_still_knows_every_other_one() -> None:
     assert group.returncode == 0 and "export png [OPTIONS] GAME" in group.stdout
     command, _ = _run("pnp", "--help")
     assert command.returncode == 0 and "pnp [OPTIONS] GAME" in command.stdout
+
+
+def test_a_damaged_template_cache_is_compiled_again(tmp_path: Path) -> None:
+    game = PRINTED_GAMES[0]
+    cache_home = tmp_path / "tmp"
+    cache_home.mkdir()
+    first, _ = _run("pnp", game, "-o", str(tmp_path / "first.pdf"), env={"TMPDIR": str(cache_home)})
+    assert first.returncode == 0, _problems(first)
+    files = sorted(cache_home.glob("_jinja2-cache-*/hordekit-*.cache"))
+    assert files
+    from jinja2.bccache import bc_magic
+
+    for i, f in enumerate(files):  # cut short, emptied, or garbage after a valid header
+        data = f.read_bytes()
+        f.write_bytes(data[: len(data) // 2] if i % 3 == 0 else b"" if i % 3 == 1 else bc_magic + b"zzz")
+    again, _ = _run("pnp", game, "-o", str(tmp_path / "again.pdf"), env={"TMPDIR": str(cache_home)})
+    assert again.returncode == 0, _problems(again)
+    assert _page_streams(tmp_path / "first.pdf") == _page_streams(tmp_path / "again.pdf")

@@ -425,7 +425,7 @@ def _template_code(env: BoundedSandbox, source: str) -> Any:
     if cache is not None:
         try:
             bucket = cache[0].get_bucket(env, cache[1] + source, None, source)
-        except (OSError, ValueError, EOFError):  # unreadable or damaged: compile again
+        except Exception:  # noqa: BLE001 - an unreadable or damaged cache file: compile again
             bucket = None
         if bucket is not None and bucket.code is not None:
             return bucket.code
