@@ -416,8 +416,8 @@ def _template_code(env: BoundedSandbox, source: str) -> Any:
     Compiling is most of the cost of a game's first card: Jinja parses, generates Python and
     Python compiles it, for every text template. The cache (Jinja's FileSystemBytecodeCache, in
     a private folder under the system's temporary folder) is keyed by the template's source and
-    by this module's own source, which decides the code generated (the budget's rewriting);
-    Jinja adds its version and Python's. Any trouble with the cache folder just means compiling.
+    by this module's own source, which decides the code generated (the budget's rewriting), and
+    by Jinja's version; Jinja adds Python's. Any trouble with the cache folder just means compiling.
     HORDEKIT_NO_CACHE=1 turns it off.
     """
     cache = _bytecode_cache()
@@ -446,13 +446,13 @@ def _bytecode_cache() -> tuple[Any, str] | None:
     import os
     from pathlib import Path
 
-    from jinja2 import FileSystemBytecodeCache
+    import jinja2
 
     if os.environ.get("HORDEKIT_NO_CACHE"):
         return None
     try:
-        salt = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16] + ":"
-        return FileSystemBytecodeCache(pattern="hordekit-%s.cache"), salt
+        salt = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:16] + ":"
+        return jinja2.FileSystemBytecodeCache(pattern="hordekit-%s.cache"), salt
     except (OSError, RuntimeError):  # RuntimeError: Jinja found the folder unsafe
         return None
 
