@@ -35,10 +35,10 @@ PYDANTIC = re.compile(r"\|\s+pydantic(\.|$)")
 TOP_IMPORT = re.compile(r"^import time:\s+\d+ \|\s+(\d+) \| (\S+)$")  # one space: imported by the program itself
 #: Best wall and CPU ms before the start-up work, at commit c1ace25. Wall: that commit's own bench
 #: (--runs 3) at a quiet moment of the shared 2-core machine. CPU: this bench with --baseline on a
-#: checkout of c1ace25 (--runs 5), measured in the same run as the figures in docs/pnp.md.
+#: checkout of c1ace25 (--runs 5) at a load average of 8 (docs/pnp.md, "Start-up").
 BEFORE: dict[str, tuple[float, float]] = {
-    "--help": (138, 131), "dice-battles": (874, 994), "fantasy-draft": (698, 744),
-    "hordes-and-heroes": (905, 863), "kingdoms": (1089, 1100),
+    "--help": (138, 112), "dice-battles": (874, 886), "fantasy-draft": (698, 764),
+    "hordes-and-heroes": (905, 956), "kingdoms": (1089, 1037),
 }
 
 
