@@ -404,9 +404,29 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _only_the_command_named(argv: list[str]) -> None:
+    """Keep only the command (or command group) ``argv`` names, when it names one.
+
+    Typer builds the Click object of every command, options and all, on each run (~30 ms);
+    `hordekit pnp` needs only its own. With no command, an unknown one (the error suggests the
+    known ones) or shell completion (it lists them all), every command stays.
+    """
+    from typer.main import get_command_name
+
+    if any(key.startswith("_HORDEKIT_COMPLETE") for key in os.environ):
+        return
+    name = next((arg for arg in argv if not arg.startswith("-")), None)
+    commands = [c for c in app.registered_commands if (c.name or get_command_name(c.callback.__name__)) == name]
+    groups = [g for g in app.registered_groups if (g.name or g.typer_instance.info.name) == name]
+    if commands or groups:
+        app.registered_commands[:] = commands
+        app.registered_groups[:] = groups
+
+
 def main() -> None:
     """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
     try:
+        _only_the_command_named(sys.argv[1:])
         app()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

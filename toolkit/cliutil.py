@@ -12,6 +12,8 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperArgument, TyperGroup
 
+from toolkit.cliparams import convert_without_pydantic
+
 MANIFEST = "game.yaml"
 
 
@@ -138,7 +140,9 @@ class _PlainArgument(TyperArgument):
 
 
 def plain_metavars(command: Any, ctx: Any) -> Any:
-    """Give every parameter of ``command`` a metavar a designer can read (TEXT, N, PATH, a|b)."""
+    """Give every parameter of ``command`` a metavar a designer can read (TEXT, N, PATH, a|b),
+    and a converter for its values that does not import pydantic (toolkit.cliparams)."""
+    convert_without_pydantic(command, ctx)
     for param in getattr(command, "params", []):
         if isinstance(param, TyperArgument) and not isinstance(param, _PlainArgument):
             param.__class__ = _PlainArgument
@@ -154,6 +158,10 @@ def plain_metavars(command: Any, ctx: Any) -> Any:
 
 class HordekitGroup(TyperGroup):
     """The command group: every subcommand's help speaks in metavars, not Python types."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        convert_without_pydantic(self, ctx)  # the global options: -q, -v, --help, completion
+        return super().parse_args(ctx, args)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)

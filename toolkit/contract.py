@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -62,26 +63,47 @@ def schema_effect_kinds(game: Game) -> Iterator[tuple[Path, str, int, int]]:
 
     An effect kind is the `const` (or an `enum` value) of a `kind` property below the top of a
     schema; a component file's own top-level `kind` is not an effect."""
-    files = sorted({k.schema for k in game.kinds.values() if k.schema.is_file()}
-                   | {p for k in game.kinds.values() if k.schema.is_file() for p in k.schema.parent.glob("*.json")})
+    schemas = {k.schema for k in game.kinds.values() if k.schema.is_file()}
+    files = sorted(schemas | {p for folder in {s.parent for s in schemas} for p in folder.glob("*.json")})
     for path in files:
         if game.schemas_dir not in path.parents and path.parent != game.schemas_dir:
             continue  # hordekit's shared schemas hold no game's effects
         try:
-            text = path.read_text(encoding="utf-8")
-            schema = json.loads(text)
-        except (OSError, ValueError):
+            st = path.stat()
+        except OSError:
             continue  # reported by schema loading
-        seen: set[str] = set()
-        for kind in _kind_values(schema, top=True):
-            if kind in seen:
-                continue
-            seen.add(kind)
-            m = re.search(r'"(?:const|enum)"\s*:\s*\[?[^\]]*?"' + re.escape(kind) + '"', text)
-            start = text.find(f'"{kind}"', m.start()) if m else 0
-            line = text.count("\n", 0, start) + 1
-            col = start - (text.rfind("\n", 0, start) + 1) + 1
+        for kind, line, col in _effect_kinds_in(str(path), st.st_mtime_ns, st.st_size):
             yield path, kind, line, col
+
+
+#: Where a schema's text gives a ``const`` or an ``enum``; its value runs to the next ']'.
+_CONST_OR_ENUM = re.compile(r'"(?:const|enum)"\s*:\s*')
+
+
+def _list_end(text: str, start: int) -> int:
+    end = text.find("]", start)
+    return len(text) if end < 0 else end
+
+
+@lru_cache(maxsize=256)
+def _effect_kinds_in(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, int, int], ...]:
+    """(kind, line, column) of the effect kinds one schema file allows; remembered per version of
+    the file, since validation asks twice (known kinds, then the rules' declaration)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        schema = json.loads(text)
+    except (OSError, ValueError):
+        return ()  # reported by schema loading
+    found = []
+    values = [(m.start(), text[m.end():_list_end(text, m.end())]) for m in _CONST_OR_ENUM.finditer(text)]
+    for kind in dict.fromkeys(_kind_values(schema, top=True)):
+        quoted = f'"{kind}"'
+        at = next((pos for pos, value in values if quoted in value), None)  # the first const/enum naming it
+        start = text.find(quoted, at) if at is not None else 0
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        found.append((kind, line, col))
+    return tuple(found)
 
 
 def _kind_values(node: Any, top: bool = False) -> Iterator[str]:

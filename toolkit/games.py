@@ -12,6 +12,7 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +82,12 @@ class LoadedGame:
     def ok(self) -> bool:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """A short hash of the content: equal content, equal fingerprint, on any machine."""
+        """A short hash of the content: equal content, equal fingerprint, on any machine.
+
+        Worked out once: content is not changed once loaded, and printing asks for it on every
+        piece (hashing a whole game's content each time was a tenth of a PDF's drawing time)."""
         canonical = json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
 

@@ -6,7 +6,8 @@ carries copies under ``toolkit/data/``. Looking in both keeps one code path for 
 
 from __future__ import annotations
 
-from functools import cache
+import os
+from functools import cache, lru_cache
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -23,7 +24,13 @@ def data_dir(name: str) -> Path:
 
 def display(path: Path) -> str:
     """A path as a designer wants to read it: relative to the working folder when inside it."""
+    return _display(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
+    """Remembered: loading one game names its files a few hundred times, each a resolve()."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
-        return str(path)
+        return path

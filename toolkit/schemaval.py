@@ -83,18 +83,24 @@ class SchemaStore:
         doc.setdefault("$id", uri)
         return doc
 
+    def contents(self, uri: str) -> dict[str, Any]:
+        """The schema a ``file://`` URI names, if it lies below the roots; LookupError otherwise.
+
+        Plain data, so the fast validator resolves ``$ref`` without importing ``referencing``."""
+        if not uri.startswith("file://"):
+            raise LookupError(f"Resource '{uri}' is not present")
+        path = Path(uri[len("file://"):].split("#", 1)[0]).resolve()
+        if not any(path.is_relative_to(root) for root in self.roots) or not path.is_file():
+            raise LookupError(f"Resource '{uri}' is not present")
+        return self.load(path)
+
     def _retrieve(self, uri: str) -> Any:
         from referencing import Resource
         from referencing.exceptions import NoSuchResource
 
-        if not uri.startswith("file://"):
-            raise NoSuchResource(ref=uri)
-        path = Path(uri[len("file://"):].split("#", 1)[0]).resolve()
-        if not any(path.is_relative_to(root) for root in self.roots) or not path.is_file():
-            raise NoSuchResource(ref=uri)
         try:
-            return Resource.from_contents(self.load(path))
-        except SchemaProblem:
+            return Resource.from_contents(self.contents(uri))
+        except (LookupError, SchemaProblem):
             raise NoSuchResource(ref=uri) from None
 
     @cached_property
@@ -223,7 +229,10 @@ class SchemaChecker:
                     raise ValueError(f"unknown reference {instance!r}")
 
         def retrieve(uri: str) -> Any:
-            return self.store._retrieve(uri).contents
+            try:
+                return self.store.contents(uri)
+            except SchemaProblem:  # unreadable: unresolvable, as for referencing
+                raise LookupError(f"Resource '{uri}' is not present") from None
 
         return jsonschema_rs.validator_for(
             self.store.load(self.schema_path), retriever=retrieve, keywords={"x-ref": XRef},

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import traceback
+import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -262,11 +263,11 @@ class Templates:
         own = {"dice": dice_tokens, "signed": signed, "resources": resource_tokens}
         self.env.filters.update({name: self.env._bounded_filter(name, f) for name, f in own.items()})
         self._lookup = lookup
-        self._compiled: dict[tuple[str, Where], Any] = {}
+        self._compiled: dict[str, Any] = {}  # source -> compiled template, wherever it is written
         self.effects = effect_templates
         self.unknown_effects: set[str] = set()
         self._depth = 0
-        self._names: dict[str, tuple[str, ...] | None] = {}
+        self._names: dict[str, tuple[str, ...]] = {}  # template source -> names it reads
         self._rendered: dict[tuple[Any, ...], str] = {}
 
     def _ref(self, item_id: str) -> dict[str, Any]:
@@ -277,17 +278,19 @@ class Templates:
         return item
 
     def compile(self, source: str, where: Where) -> Any:
-        key = (source, where)
-        tpl = self._compiled.get(key)
+        """The compiled template (one per source, wherever it is written: the location only names
+        errors), and the names it reads, for the render cache."""
+        tpl = self._compiled.get(source)
         if tpl is None:
             if self._depth == 0:
                 self.env.start()  # filters on constants run while compiling
             try:
-                tpl = self.env.from_string(source)
+                code = _template_code(self.env, source)
+                self._names.setdefault(source, _read_names(code))
             except TemplateError as exc:
                 line = getattr(exc, "lineno", None)
                 raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
-            self._compiled[key] = tpl
+            tpl = self._compiled[source] = self.env.template_class.from_code(self.env, code, self.env.make_globals(None))
         return tpl
 
     def render(self, source: str, where: Where, context: dict[str, Any]) -> str:
@@ -300,12 +303,12 @@ class Templates:
         plain = _PLAIN_NAME.match(source)
         if plain and type(context.get(plain.group(1))) in (str, int):
             return str(context[plain.group(1)])  # '{{ name }}': what Jinja would print, without Jinja
+        tpl = self.compile(source, where)
         key = self._cache_key(source, where, context)
         if key is not None and key in self._rendered:
             return self._rendered[key]
         if self._depth == 0:
             self.env.start()
-        tpl = self.compile(source, where)
         self._depth += 1
         try:
             out = tpl.render(context)
@@ -334,20 +337,18 @@ class Templates:
         that read big values (every item of a kind) are not cached: building the key would cost
         more than rendering.
         """
-        names = self._names.get(source, ())
-        if names == ():
-            names = self._names[source] = _read_names(self.env, source)
-        if names is None:
-            return None
         values = []
-        for n in names:
+        for n in self._names[source]:  # learnt by compile
             if n not in context:
                 values.append("<undefined>")  # an error, or a global such as effect_text
                 continue
             v = context[n]
-            if isinstance(v, (list, dict)) and len(v) > _SMALL:
+            if type(v) in _SCALARS:
+                values.append((type(v), v))  # exact, and cheaper than repr
+            elif _small(v):
+                values.append(repr(v))
+            else:
                 return None
-            values.append(repr(v))
         return (source, where, *values)
 
     def effect_text(self, effects: Any) -> str:
@@ -372,15 +373,87 @@ class Templates:
 _RENDER_CACHE = 50_000
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 _SMALL = 64
+_SCALARS = (str, int, float, bool, type(None))
 
 
-def _read_names(env: BoundedSandbox, source: str) -> tuple[str, ...] | None:
-    """The context names a template reads, or None when it cannot be parsed (render reports it)."""
-    from jinja2 import meta
+def _small(value: Any, budget: int = _SMALL) -> bool:
+    """Whether a value holds at most ``budget`` items, nested ones included (walks no further)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            budget -= len(v)
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            budget -= len(v)
+            todo.extend(v)
+        if budget < 0:
+            return False
+    return True
 
+
+def _read_names(code: Any) -> tuple[str, ...]:
+    """The names a compiled template may read from its context, and a few more.
+
+    Compiled Jinja code looks every context name up by that name, a string constant of the code
+    (``resolve('cost')``); so the identifier-like constants of the code and of the functions
+    inside it hold every name the template reads, plus attribute and filter names, which only
+    make the cache key finer. Needs no parse, so it works on code from the bytecode cache."""
+    names: set[str] = set()
+    todo = [code]
+    while todo:
+        for const in todo.pop().co_consts:
+            if isinstance(const, str) and const.isidentifier():
+                names.add(const)
+            elif isinstance(const, types.CodeType):  # (tuples hold keyword and import names, no reads)
+                todo.append(const)
+    return tuple(sorted(names))
+
+
+def _template_code(env: BoundedSandbox, source: str) -> Any:
+    """A template's compiled Python code, kept between runs in Jinja's bytecode cache.
+
+    Compiling is most of the cost of a game's first card: Jinja parses, generates Python and
+    Python compiles it, for every text template. The cache (Jinja's FileSystemBytecodeCache, in
+    a private folder under the system's temporary folder) is keyed by the template's source and
+    by this module's own source, which decides the code generated (the budget's rewriting), and
+    by Jinja's version; Jinja adds Python's. Any trouble with the cache folder just means compiling.
+    HORDEKIT_NO_CACHE=1 turns it off.
+    """
+    cache = _bytecode_cache()
+    bucket = None
+    if cache is not None:
+        try:
+            bucket = cache[0].get_bucket(env, cache[1] + source, None, source)
+        except Exception:  # noqa: BLE001 - an unreadable or damaged cache file: compile again
+            bucket = None
+        if bucket is not None and bucket.code is not None:
+            return bucket.code
+    code = env.compile(source)
+    if bucket is not None:
+        bucket.code = code
+        try:
+            cache[0].set_bucket(bucket)
+        except OSError:
+            pass
+    return code
+
+
+@functools.cache
+def _bytecode_cache() -> tuple[Any, str] | None:
+    """Jinja's on-disk bytecode cache and the salt of this module's source, or None (off)."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    import jinja2
+
+    if os.environ.get("HORDEKIT_NO_CACHE"):
+        return None
     try:
-        return tuple(sorted(meta.find_undeclared_variables(env.parse(source))))
-    except TemplateError:
+        salt = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:16] + ":"
+        return jinja2.FileSystemBytecodeCache(pattern="hordekit-%s.cache"), salt
+    except (OSError, RuntimeError):  # RuntimeError: Jinja found the folder unsafe
         return None
 
 
