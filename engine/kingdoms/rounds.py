@@ -31,14 +31,15 @@ class RoundMixin:
             left = [i for i, inp in enumerate(self.pool) if inp]
             if not left:
                 break
-            k = yield self.chance("Draw a horde counter", [m.hordes[i].name for i in left])
+            k = yield self.chance("Draw a horde counter", len(left), lambda left=left: [m.hordes[i].name for i in left])
             drawn.append(left[k])
             self.pool[left[k]] = False
         if not drawn:
             return -1
         pick = drawn[0]
         if len(drawn) > 1:
-            k = yield self.ask(self.horde_seat, "horde-keep", "Keep which horde", [m.hordes[i].name for i in drawn], drawn)
+            k = yield self.ask(self.horde_seat, "horde-keep", "Keep which horde",
+                               lambda: [m.hordes[i].name for i in drawn], drawn)
             pick = drawn[k]
         for i in drawn:
             if i != pick:
@@ -119,7 +120,7 @@ class RoundMixin:
                     best.append(j)
         if len(best) == 1:
             return best[0]
-        k = yield self.chance(f"Horde at {lab[sp]}: tie between spaces", [lab[j] for j in best])
+        k = yield self.chance(f"Horde at {lab[sp]}: tie between spaces", len(best), self.space_names(best))
         return best[k]
 
     def move_horde_to(self: "KState", sp: int, dst: int) -> None:
@@ -138,7 +139,8 @@ class RoundMixin:
                 j += 1
             group = spaces[i:j]
             while len(group) > 1:
-                k = yield self.chance(f"Tie roll: next horde with {self.hits[group[0]]} hits", [lab[s] for s in group])
+                k = yield self.chance(f"Tie roll: next horde with {self.hits[group[0]]} hits", len(group),
+                                      self.space_names(group))
                 out.append(group.pop(k))
             out += group
             i = j
@@ -189,7 +191,7 @@ class RoundMixin:
         cands = [j for j in self.board.adj[sp] if self.horde_can_enter(j)]
         if not cands:
             return -1
-        k = yield self.ask(p, kind, f"Move the horde at {lab[sp]}", [lab[j] for j in cands] + ["Stay"], cands + [-1])
+        k = yield self.ask(p, kind, f"Move the horde at {lab[sp]}", self.space_names(cands, "Stay"), cands + [-1])
         return (cands + [-1])[k]
 
     def withdrawals(self: "KState") -> Gen:
@@ -229,7 +231,8 @@ class RoundMixin:
                           and self.horde[s] not in self.frozen]
                 if not spaces:
                     continue
-                k = yield self.ask(p, "control", f"Cast {a.name}?", [f"{a.name}: horde at {lab[s]}" for s in spaces] + ["Pass"],
+                k = yield self.ask(p, "control", f"Cast {a.name}?",
+                                   lambda a=a, spaces=spaces: [f"{a.name}: horde at {lab[s]}" for s in spaces] + ["Pass"],
                                    spaces + [-1])
                 if k < len(spaces):
                     self.pay(p, a.cost)
@@ -289,7 +292,7 @@ class RoundMixin:
         lab = self.board.labels
         spaces = [s for s in range(len(self.owner)) if self.owner[s] < 0 and self.horde[s] < 0
                   and not self.inv[s] and not self.no_enter[s] and not self.no_build[s]]
-        k = yield self.ask(p, "restart", "Start over where?", [lab[s] for s in spaces] + ["Stay out of the game"],
+        k = yield self.ask(p, "restart", "Start over where?", self.space_names(spaces, "Stay out of the game"),
                            spaces + [-1])
         if k >= len(spaces):
             self.out[p] = True
@@ -320,7 +323,8 @@ class RoundMixin:
                 and not (exclude_own and kd.idx == self.kingdom[p])]
         if not left:
             left = [kd.idx for kd in self.model.kingdoms if kd.idx != self.kingdom[p]] or [0]
-        k = yield self.ask(p, "kingdom", "Choose a kingdom", [self.model.kingdoms[i].name for i in left], left)
+        names = self.model.kingdoms
+        k = yield self.ask(p, "kingdom", "Choose a kingdom", lambda: [names[i].name for i in left], left)
         kd = self.model.kingdoms[left[k]]
         self.kingdom[p] = kd.idx
         self.kingdoms_held[p].append(kd.idx)

@@ -7,7 +7,7 @@ phases, battles, round segments and setup live in mixins next to this file.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
@@ -164,19 +164,32 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
 
     # ------------------------------------------------------------------ decisions
     def d10(self, prompt: str) -> Decision:
+        return self.die(prompt, 10)
+
+    def die(self, prompt: str, sides: int) -> Decision:
+        """A die roll's decision; built once per prompt and shared (it holds no game state)."""
         d = self._rolls.get(prompt)
         if d is None:
-            d = self._rolls[prompt] = Decision(CHANCE, prompt, ROLL_FACES[:10])
+            d = self._rolls[prompt] = Decision(CHANCE, prompt, ROLL_FACES[:sides])
         return d
 
-    def chance(self, prompt: str, labels: list[str]) -> Decision:
+    def chance(self, prompt: str, n: int, labels: Callable[[], Sequence[str]]) -> Decision:
+        """A uniform chance decision among `n` outcomes; its labels are built only if read."""
         self.dkind = "chance"
-        return Decision(CHANCE, prompt, tuple(labels))
+        return Decision(CHANCE, prompt, n=n, labels=labels)
+
+    def space_names(self, spaces: Sequence[int], *extra: str) -> Callable[[], list[str]]:
+        """Labels for a choice among spaces (then `extra` options), built only when read.
+
+        The spaces are copied now: the caller may change its list after the decision."""
+        spaces = tuple(spaces)
+        lab = self.board.labels
+        return lambda: [lab[s] for s in spaces] + list(extra)
 
     def roll_sum(self, dice: int, sides: int, seat: int = -1) -> Iterator[Decision]:
         """The total of `dice` dice; `seat` may change each die with Divination or Oracles."""
         total = 0
-        d = Decision(CHANCE, f"Roll d{sides}", ROLL_FACES[:sides])
+        d = self.die(f"Roll d{sides}", sides)
         for _ in range(dice):
             v = (yield d) + 1
             if seat >= 0:
@@ -242,10 +255,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.vt[p] += n
         self.vt_free -= n
 
-    def cost_of(self, p: int, structure: str) -> list[int]:
-        c = self.mods[p].cost.get(structure)
-        base = c if c is not None else self.model.structures[structure].cost
-        return [x if x > 0 else 0 for x in base]
+    def cost_of(self, p: int, structure: str) -> tuple[int, ...]:
+        return self.mods[p].costs[structure]
 
     # ------------------------------------------------------------------ abilities
     def has_cost(self, a: Ability) -> bool:
@@ -287,10 +298,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         add_ability(self, self.mods[p], ai)
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
-        left = [a.idx for a in self.model.abilities if not self.has[p][a.idx]]
+        left = [i for i, held in enumerate(self.has[p]) if not held]
         if not left:
             return
-        k = yield self.ask(p, "ability", prompt, [self.model.abilities[i].name for i in left], left)
+        names = self.model.abilities
+        k = yield self.ask(p, "ability", prompt, lambda: [names[i].name for i in left], left)
         self.grant_ability(p, left[k])
 
     def ability_options(self, p: int, where: str) -> tuple[list[str], list[tuple]]:
