@@ -94,33 +94,34 @@ class RoundMixin:
 
     def programmed_step(self: "KState", sp: int) -> Gen:
         """Where the horde in `sp` moves next under the programmed rules (-1: it cannot move)."""
-        lab = self.board.labels
-        cands = [j for j in self.board.adj[sp] if self.horde_can_enter(j)]
+        horde, no_enter, holy, inv = self.horde, self.no_enter, self.holy, self.inv
+        cands = [j for j in self.board.adj[sp] if horde[j] < 0 and not no_enter[j] and not holy[j] and not inv[j]]
         if not cands:
             return -1
-        prio = self.horde_seg.get("target-priority") or []
         best: list[int] = []
-        rank = len(prio)
-        for j in cands:
-            kind = self.target_kind(j)
-            if kind and kind in prio:
-                r = prio.index(kind)
-                if r < rank:
-                    rank, best = r, [j]
-                elif r == rank:
-                    best.append(j)
-        if not best:
-            own, adj = self.owner, self.board.adj
-            top = -1
+        own = self.owner
+        if any(own[j] >= 0 for j in cands):      # a target: the best kind in the priority list
+            rank = self.target_rank
+            unranked = top = len(rank)
             for j in cands:
-                s = sum(1 for x in adj[j] if own[x] >= 0)
-                if s > top:
-                    top, best = s, [j]
-                elif s == top:
+                r = rank.get(self.target_kind(j), unranked) if own[j] >= 0 else unranked
+                if r < top:
+                    top, best = r, [j]
+                elif r == top < unranked:
+                    best.append(j)
+        if not best:                             # else towards the most pieces next door
+            adj = self.board.adj
+            most = -1
+            for j in cands:
+                n = sum(1 for x in adj[j] if own[x] >= 0)
+                if n > most:
+                    most, best = n, [j]
+                elif n == most:
                     best.append(j)
         if len(best) == 1:
             return best[0]
-        k = yield self.chance(f"Horde at {lab[sp]}: tie between spaces", len(best), self.space_names(best))
+        k = yield self.chance(f"Horde at {self.board.labels[sp]}: tie between spaces", len(best),
+                              self.space_names(best))
         return best[k]
 
     def move_horde_to(self: "KState", sp: int, dst: int) -> None:

@@ -13,6 +13,7 @@ from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
+from engine.kingdoms import invariants
 from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
 from engine.kingdoms.model import Ability, Effect, Model
 from engine.kingdoms.mods import Mods, UnitMod
@@ -136,6 +137,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.researched = 0
         segs = list(m.segments.values())
         self.horde_seg = next((s for s in segs if "target-priority" in s), {})
+        self.target_rank: dict[str, int] = {}     # target kind -> its place in the priority list
+        for i, kind in enumerate(self.horde_seg.get("target-priority") or []):
+            self.target_rank.setdefault(kind, i)
         self.raid_rules = next((s for s in segs if "hit-allocation" in s), {})
         self.end_reason = ""
         # usage and statistics
@@ -155,9 +159,10 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.dkind = ""
         self.moves: list = []
         self._rolls: dict[str, Decision] = {}
+        self.invariant_memo = invariants.Memo()
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_rolls"}
+    SHARED = SequentialState.SHARED | {"_rolls", "invariant_memo", "target_rank"}
 
     def _fresh(self) -> "KState":
         return KState(self.model, self.n, self.options, self.situation)
@@ -484,8 +489,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         return GameResult(scores, winners, self.end_reason or "unfinished", self.round, usage, stats)
 
     def check_invariants(self) -> list[str]:
-        from engine.kingdoms.invariants import check
-        return check(self)
+        return invariants.check(self)
 
     def fingerprint(self) -> Any:
         return (tuple(self.actions), tuple(self.owner), tuple(self.sett), tuple(self.cast), tuple(self.arm),

@@ -6,7 +6,7 @@ stay short and every option is legal when offered.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from engine.core.api import Decision
 
@@ -230,37 +230,38 @@ class TurnMixin:
         return (not self.no_build[sp] and self.horde[sp] < 0 and self.owner[sp] in (-1, p)
                 and not self.inv[sp] and not (self.dip[sp] >> p) & 1)
 
+    def _extra_sites(self: "KState", p: int, structure: str) -> bool:
+        """Whether an ability lets `p` put `structure` somewhere other than the usual places."""
+        return any(s == structure for s, _, _ in self.mods[p].sites)
+
     def settlement_sites(self: "KState", p: int) -> list[int]:
         if self.colour_room(p, "settlement") <= 0:
             return []
         lim = self.mods[p].settlements_per_space
         own, sett, adj = self.owner, self.sett, self.board.adj
-        extra = any(s == "settlement" for s, _, _ in self.mods[p].sites)
-        if extra:
-            cands = range(len(own))
-        else:
-            mark = bytearray(len(own))
-            for sp in range(len(own)):
-                if own[sp] == p and sett[sp]:
-                    mark[sp] = 1
-                    for j in adj[sp]:
-                        mark[j] = 1
-            cands = [sp for sp in range(len(own)) if mark[sp]]
-        out = []
-        for sp in cands:
-            if sett[sp] >= lim or not self._buildable(p, sp):
-                continue
-            if (own[sp] == p and sett[sp]) or any(own[j] == p and sett[j] for j in adj[sp]) \
-                    or (extra and self._site_extra(p, "settlement", sp)):
-                out.append(sp)
-        return out
+        if self._extra_sites(p, "settlement"):
+            return [sp for sp in range(len(own)) if sett[sp] < lim and self._buildable(p, sp)
+                    and ((own[sp] == p and sett[sp]) or any(own[j] == p and sett[j] for j in adj[sp])
+                         or self._site_extra(p, "settlement", sp))]
+        near: set[int] = set()     # own settlements and their neighbours: the only candidates
+        for sp in self.own_settlement_spaces(p):
+            near.add(sp)
+            near.update(adj[sp])
+        return [sp for sp in sorted(near) if sett[sp] < lim and self._buildable(p, sp)]
+
+    def _fort_candidates(self: "KState", p: int, structure: str) -> Iterable[int]:
+        """Spaces that may take a castle or tower: own settlements, or any space when an ability
+        opens other sites (then `_site_extra` decides)."""
+        if self._extra_sites(p, structure):
+            return range(len(self.owner))
+        return self.own_settlement_spaces(p)
 
     def castle_sites(self: "KState", p: int) -> list[int]:
         if self.castle_free <= 0 and self.limited:
             return []
         lim = self.mods[p].castles_per_space
         out = []
-        for sp in range(len(self.owner)):
+        for sp in self._fort_candidates(p, "castle"):
             if self.cast[sp] >= lim or self.tower[sp] or not self._buildable(p, sp):
                 continue
             if (self.owner[sp] == p and self.sett[sp]) or self._site_extra(p, "castle", sp):
@@ -273,7 +274,7 @@ class TurnMixin:
                 or (self.tower_free <= 0 and self.limited):
             return []
         out = []
-        for sp in range(len(self.owner)):
+        for sp in self._fort_candidates(p, "wizard-tower"):
             if self.tower[sp] or self.cast[sp] or not self._buildable(p, sp):
                 continue
             if not ((self.owner[sp] == p and self.sett[sp]) or self._site_extra(p, "wizard-tower", sp)):
@@ -566,9 +567,12 @@ class TurnMixin:
 
     # ------------------------------------------------------------------ attack phase
     def battle_spaces(self: "KState", p: int) -> list[int]:
-        own, arm, horde = self.owner, self.arm, self.horde
+        own, arm, inv = self.owner, self.arm, self.inv
+        if not any(inv):     # no invaders anywhere: only the hordes' spaces can hold a battle
+            return [sp for sp in self.horde_spaces() if own[sp] == p and arm[sp]]
+        horde = self.horde
         return [sp for sp in range(len(own))
-                if (own[sp] == p and arm[sp] and horde[sp] >= 0) or (self.inv[sp] and self.inv_owner[sp] == p)]
+                if (own[sp] == p and arm[sp] and horde[sp] >= 0) or (inv[sp] and self.inv_owner[sp] == p)]
 
     def lra_targets(self: "KState", p: int, e: Any) -> list[int]:
         vs = e.get("vs")
