@@ -11,9 +11,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
+from engine.core.snapshot import copy_data
+from engine.kingdoms import invariants
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
-from engine.kingdoms import invariants
 from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
 from engine.kingdoms.model import Ability, Effect, Model
 from engine.kingdoms.mods import Mods, UnitMod
@@ -162,7 +163,13 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.invariant_memo = invariants.Memo()
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_rolls", "invariant_memo", "target_rank"}
+    # Shared by clones instead of copied at each checkpoint: caches, and the board's fixed
+    # properties, which setup writes (tiles and their standing effects) before the first
+    # checkpoint and nothing changes afterwards.
+    SHARED = SequentialState.SHARED | {
+        "_rolls", "invariant_memo", "target_rank", "mods", "board", "variants", "kseats", "horde_seg", "raid_rules",
+        "tile", "adv", "space_mods", "space_horde", "spawn_hits", "no_enter", "no_build", "no_spawn",
+        "stop_here", "plains_army", "plains_horde", "horde_rules"}
 
     def _fresh(self) -> "KState":
         return KState(self.model, self.n, self.options, self.situation)
@@ -300,7 +307,16 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.use_picked[ai][p] += 1
         if self.model.abilities[ai].timing in ("permanent", "any-time"):
             self.use_used[ai][p] += 1      # a standing bonus is in use as long as it is held
-        add_ability(self, self.mods[p], ai)
+        mods = copy_data(self.mods[p], {})
+        add_ability(self, mods, ai)
+        self.set_mods(p, mods)
+
+    def set_mods(self, p: int, mods: Mods) -> None:
+        """Give `p` new standing modifiers. Mods are never changed in place but replaced, list
+        included, so clones can share them (see SHARED) instead of copying them at every
+        checkpoint."""
+        self.mods = self.mods[:]
+        self.mods[p] = mods
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
         left = [i for i, held in enumerate(self.has[p]) if not held]
