@@ -314,7 +314,7 @@ class RoundMixin:
         self.has[p] = [False] * nab
         self.spent[p] = [False] * nab
         from engine.kingdoms.effects import build_mods
-        self.set_mods(p, build_mods(self, []))
+        self.mods[p] = build_mods(self, [])
         yield from self.choose_kingdom(p, exclude_own=True)
         self.found(p, spaces[k])
 

@@ -11,7 +11,6 @@ from typing import Any, Callable, Iterator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
-from engine.core.snapshot import copy_data
 from engine.kingdoms import invariants
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
@@ -167,7 +166,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
     # properties, which setup writes (tiles and their standing effects) before the first
     # checkpoint and nothing changes afterwards.
     SHARED = SequentialState.SHARED | {
-        "_rolls", "invariant_memo", "target_rank", "mods", "board", "variants", "kseats", "horde_seg", "raid_rules",
+        "_rolls", "invariant_memo", "target_rank", "board", "variants", "kseats", "horde_seg", "raid_rules",
         "tile", "adv", "space_mods", "space_horde", "spawn_hits", "no_enter", "no_build", "no_spawn",
         "stop_here", "plains_army", "plains_horde", "horde_rules"}
 
@@ -307,16 +306,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.use_picked[ai][p] += 1
         if self.model.abilities[ai].timing in ("permanent", "any-time"):
             self.use_used[ai][p] += 1      # a standing bonus is in use as long as it is held
-        mods = copy_data(self.mods[p], {})
-        add_ability(self, mods, ai)
-        self.set_mods(p, mods)
-
-    def set_mods(self, p: int, mods: Mods) -> None:
-        """Give `p` new standing modifiers. Mods are never changed in place but replaced, list
-        included, so clones can share them (see SHARED) instead of copying them at every
-        checkpoint."""
-        self.mods = self.mods[:]
-        self.mods[p] = mods
+        add_ability(self, self.mods[p], ai)
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
         left = [i for i, held in enumerate(self.has[p]) if not held]
