@@ -172,13 +172,16 @@ class BattleMixin:
                         v = yield from self.adjust(p, v, need[u], True)
                     if v >= need[u]:
                         scored += 1
-            # the horde's rolls, aimed down the allocation order
+            # the horde's rolls, aimed down the allocation order (targets only ever run out)
             left = dict(present)
             kills = {u: 0 for u in present}
+            ti = 0
             for _ in range(self.hits[sp]):
-                target = next((u for u in order if left[u] > 0), None)
-                if target is None:
+                while ti < len(order) and left[order[ti]] <= 0:
+                    ti += 1
+                if ti == len(order):
                     break
+                target = order[ti]
                 v = (yield d_horde) + 1
                 if adjusting:
                     v = yield from self.adjust(p, v, hneed[target], False)

@@ -92,12 +92,14 @@ class RoundMixin:
             return "settlement-with-armies" if armies else "undefended-settlement"
         return "armies-only" if armies else ""
 
-    def programmed_step(self: "KState", sp: int) -> Gen:
-        """Where the horde in `sp` moves next under the programmed rules (-1: it cannot move)."""
+    def programmed_targets(self: "KState", sp: int) -> list[int]:
+        """The spaces the horde in `sp` would move to next under the programmed rules, best first
+        and tied ([]: it cannot move). A plain function: most steps have one answer and need no
+        chance decision, so no generator is made for them."""
         horde, no_enter, holy, inv = self.horde, self.no_enter, self.holy, self.inv
         cands = [j for j in self.board.adj[sp] if horde[j] < 0 and not no_enter[j] and not holy[j] and not inv[j]]
-        if not cands:
-            return -1
+        if len(cands) <= 1:
+            return cands
         best: list[int] = []
         own = self.owner
         if any(own[j] >= 0 for j in cands):      # a target: the best kind in the priority list
@@ -118,8 +120,10 @@ class RoundMixin:
                     most, best = n, [j]
                 elif n == most:
                     best.append(j)
-        if len(best) == 1:
-            return best[0]
+        return best
+
+    def break_tie(self: "KState", sp: int, best: list[int]) -> Gen:
+        """The rules' d10 roll-off between equally good spaces, as one uniform chance event."""
         k = yield self.chance(f"Horde at {self.board.labels[sp]}: tie between spaces", len(best),
                               self.space_names(best))
         return best[k]
@@ -174,7 +178,8 @@ class RoundMixin:
                 if self.horde_seat >= 0:
                     dest = yield from self.chosen_horde_step(self.horde_seat, sp, "horde-move")
                 else:
-                    dest = yield from self.programmed_step(sp)
+                    best = self.programmed_targets(sp)
+                    dest = best[0] if len(best) == 1 else (yield from self.break_tie(sp, best)) if best else -1
                 if dest < 0:
                     break
                 self.move_horde_to(sp, dest)
