@@ -25,6 +25,8 @@ class BattleMixin:
     def unit_bonus(self: "KState", p: int, unit: str, vs: int, phase: str, sp: int) -> tuple[int, int]:
         """(attack, defense) of `p`'s units of one type in `sp`: abilities, tile and spells."""
         mods = self.mods[p]
+        if not (mods.unit_mods or self.space_mods[sp] or self.stack_bonus):
+            return 0, 0     # no ability, tile or spell changes anything
         ter = self.tile[sp]
         att = mods.attack(unit, vs, phase, ter)
         dfn = mods.defense(unit, vs, phase, ter)

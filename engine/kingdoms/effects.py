@@ -478,7 +478,13 @@ def build_mods(st: "KState", abilities: list[int]) -> Mods:
 
 
 def _base_costs(st: "KState") -> dict[str, tuple[int, ...]]:
-    return {sid: s.cost for sid, s in st.model.structures.items()}
+    """Every structure's printed cost, never below zero (once per model, in its cache; never
+    changed: a Mods that changes a price makes a dict of its own)."""
+    m = st.model
+    got = m.cache.get("base-costs")
+    if got is None:
+        got = m.cache["base-costs"] = {sid: tuple(x if x > 0 else 0 for x in s.cost) for sid, s in m.structures.items()}
+    return got
 
 
 def add_ability(st: "KState", mods: Mods, ai: int) -> None:

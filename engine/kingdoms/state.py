@@ -359,16 +359,18 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
 
     # ------------------------------------------------------------------ board queries
     def horde_spaces(self) -> list[int]:
-        h = self.horde
-        return [i for i in range(len(h)) if h[i] >= 0]
+        return [i for i, h in enumerate(self.horde) if h >= 0]
+
+    def own_spaces(self, p: int) -> list[int]:
+        return [i for i, o in enumerate(self.owner) if o == p]
 
     def own_army_spaces(self, p: int) -> list[int]:
-        o, a = self.owner, self.arm
-        return [i for i in range(len(o)) if o[i] == p and a[i] > 0]
+        a = self.arm
+        return [i for i, o in enumerate(self.owner) if o == p and a[i] > 0]
 
     def own_settlement_spaces(self, p: int) -> list[int]:
-        o, s = self.owner, self.sett
-        return [i for i in range(len(o)) if o[i] == p and s[i] > 0]
+        s = self.sett
+        return [i for i, o in enumerate(self.owner) if o == p and s[i] > 0]
 
     def units_at(self, sp: int) -> int:
         return self.sett[sp] + self.cast[sp] + self.tower[sp] + self.arm[sp]

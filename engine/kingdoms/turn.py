@@ -298,7 +298,7 @@ class TurnMixin:
         if self.colour_room(p, "army") <= 0:
             return []
         lim = self.mods[p].stack_limit
-        spaces = [sp for sp in range(len(self.owner)) if self.train_capacity(p, sp) and self.arm[sp] < lim]
+        spaces = [sp for sp in self.own_spaces(p) if self.arm[sp] < lim and self.train_capacity(p, sp)]
         if not spaces and self.n_cast[p] == 0:
             spaces = [sp for sp in self.own_settlement_spaces(p) if self.arm[sp] < lim and self.horde[sp] < 0]
         return spaces
