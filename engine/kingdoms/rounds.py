@@ -102,7 +102,12 @@ class RoundMixin:
             return cands
         best: list[int] = []
         own = self.owner
-        if any(own[j] >= 0 for j in cands):      # a target: the best kind in the priority list
+        for j in cands:
+            if own[j] >= 0:
+                break
+        else:
+            j = -1
+        if j >= 0:                               # a target: the best kind in the priority list
             rank = self.target_rank
             unranked = top = len(rank)
             for j in cands:
@@ -115,7 +120,10 @@ class RoundMixin:
             adj = self.board.adj
             most = -1
             for j in cands:
-                n = sum(1 for x in adj[j] if own[x] >= 0)
+                n = 0
+                for x in adj[j]:
+                    if own[x] >= 0:
+                        n += 1
                 if n > most:
                     most, best = n, [j]
                 elif n == most:

@@ -59,7 +59,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.kseats = [p for p in range(players) if p != self.horde_seat]
         self.rounds = int(options.get("rounds", m.rounds))
         self.max_actions = int(options.get("max_actions", MAX_ACTIONS))
-        b = self.board = make_board(m.cols, m.rows)
+        b = self.board = m.cache.get("board") or m.cache.setdefault("board", make_board(m.cols, m.rows))
         N = b.size
         nres = len(m.resources)
         self.gold = m.resources.index("gold") if "gold" in m.resources else nres - 1
