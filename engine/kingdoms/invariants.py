@@ -10,7 +10,7 @@ include the supply rules (the model, the physical-supply flag), which never chan
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -19,28 +19,46 @@ _LIMITS = attrgetter("stack_limit", "settlements_per_space", "castles_per_space"
 
 
 class Memo:
-    """The inputs each part last saw (copies) and what it found; shared by a state's clones,
-    which is safe because an answer is reused only for equal inputs."""
+    """What each part last saw (copies of its inputs) and found. Shared by a state's clones,
+    which is safe: an answer is reused only for inputs equal to those it was found for."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("units", "units_found", "layout", "where", "layout_ok", "counters", "hordes_found",
+                 "chits", "players_found")
 
     def __init__(self) -> None:
-        self.seen: dict[str, tuple[Any, list[str]]] = {}
+        self.units: tuple = ()
+        self.units_found: list[str] = []
+        self.layout: tuple = ()          # (horde per space, pool): where the hordes are
+        self.where: list[int] = []       # the spaces holding a horde, for that layout
+        self.layout_ok = True            # no horde twice, none both on the board and in the pool
+        self.counters: tuple = ()        # (hit counters per space, free ones, supply rules)
+        self.hordes_found: list[str] = []
+        self.chits: tuple = ()
+        self.players_found: list[str] = []
 
 
 def check(st: "KState") -> list[str]:
     memo: Memo = st.invariant_memo
-    out: list[str] = []
-    for name, inputs, part in _PARTS:
-        now = inputs(st)
-        last = memo.seen.get(name)
-        if last is not None and last[0] == now:
-            found = last[1]
-        else:
-            found = part(st)
-            memo.seen[name] = (_copy(now), found)
-        out += found
-    return out
+    units = _unit_inputs(st)
+    if units != memo.units:
+        memo.units_found = _units(st)
+        memo.units = _copy(units)
+    layout = (st.horde, st.pool)
+    counters = (st.hits, st.hit_free, st.limited, st.model)
+    new_layout = layout != memo.layout
+    if new_layout:
+        memo.where, memo.layout_ok = _horde_layout(st)
+        memo.layout = (st.horde[:], st.pool[:])
+    if new_layout or counters != memo.counters:
+        memo.hordes_found = _hordes(st, memo.where, memo.layout_ok)
+        memo.counters = (st.hits[:],) + counters[1:]
+    chits = (st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, st.model)
+    if chits != memo.chits:
+        memo.players_found = _players(st)
+        memo.chits = _copy(chits)
+    if memo.units_found or memo.hordes_found or memo.players_found:
+        return memo.units_found + memo.hordes_found + memo.players_found
+    return []
 
 
 def _copy(key: tuple) -> tuple:
@@ -51,6 +69,18 @@ def _copy(key: tuple) -> tuple:
 
 
 # ------------------------------------------------------------------ the pieces on the board
+def _counts(*lists: list[int]) -> bool:
+    """Every entry is a whole number from 0 to 255: bytes() accepts nothing else, and tests a
+    list in C far faster than min() (a larger count merely sends the caller to its detailed
+    walk)."""
+    try:
+        for values in lists:
+            bytes(values)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 def _unit_inputs(st: "KState") -> tuple:
     return (st.owner, st.sett, st.cast, st.tower, st.arm, st.inv, st.moved, st.inv_owner, st.no_enter,
             st.n_arm, st.n_set, st.n_cast, st.n_tow, st.castle_free, st.tower_free,
@@ -66,7 +96,7 @@ def _units(st: "KState") -> list[str]:
 def _units_ok(st: "KState") -> bool:
     """True exactly when `_unit_problems` finds nothing."""
     sett, cast, tower, arm, inv = st.sett, st.cast, st.tower, st.arm, st.inv
-    if min(sett) < 0 or min(cast) < 0 or min(tower) < 0 or min(arm) < 0 or min(inv) < 0 or min(st.moved) < 0:
+    if not _counts(sett, cast, tower, arm, inv, st.moved):
         return False
     n = st.n
     limits = list(map(_LIMITS, st.mods))
@@ -163,27 +193,30 @@ def _unit_problems(st: "KState") -> list[str]:
 
 
 # ------------------------------------------------------------------ hordes and hit counters
-def _horde_inputs(st: "KState") -> tuple:
-    return (st.horde, st.hits, st.pool, st.hit_free, st.limited, st.model)
-
-
-def _hordes(st: "KState") -> list[str]:
-    """No problem if the quick walk passes (exactly when the detailed one finds nothing); else the
-    detailed walk names each problem."""
-    seen: set[int] = set()
-    on_board = 0
+def _horde_layout(st: "KState") -> tuple[list[int], bool]:
+    """The spaces holding a horde, and whether no horde is there twice or also in the pool."""
+    where = [sp for sp, h in enumerate(st.horde) if h >= 0]
+    on = [st.horde[sp] for sp in where]
     pool = st.pool
-    for h, x in zip(st.horde, st.hits):
-        if h >= 0:
-            if x < 1 or h in seen or pool[h]:
-                return _horde_problems(st)
-            seen.add(h)
-            on_board += x
-        elif x:
+    return where, len(set(on)) == len(on) and not any(pool[h] for h in on)
+
+
+def _hordes(st: "KState", where: list[int], layout_ok: bool) -> list[str]:
+    """No problem if the quick test passes: it passes exactly when the detailed walk finds
+    nothing (counts are not negative, so hit counters summing to the hordes' own sit only on
+    hordes); else the detailed walk names each problem."""
+    hits = st.hits
+    total = sum(hits)
+    on_board = 0
+    for sp in where:
+        x = hits[sp]
+        if x < 1:
             return _horde_problems(st)
-    if on_board + st.hit_free != st.model.supply["hit"] or (st.limited and st.hit_free < 0):
-        return _horde_problems(st)
-    return []
+        on_board += x
+    if layout_ok and on_board == total and _counts(hits) and total + st.hit_free == st.model.supply["hit"] \
+            and not (st.limited and st.hit_free < 0):
+        return []
+    return _horde_problems(st)
 
 
 def _horde_problems(st: "KState") -> list[str]:
@@ -211,10 +244,6 @@ def _horde_problems(st: "KState") -> list[str]:
 
 
 # ------------------------------------------------------------------ chits and tokens
-def _player_inputs(st: "KState") -> tuple:
-    return (st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, st.model)
-
-
 def _players(st: "KState") -> list[str]:
     """No problem if the quick test in C passes; else the detailed one names each."""
     m = st.model
@@ -248,7 +277,3 @@ def _player_problems(st: "KState") -> list[str]:
         if over:
             out.append(f"player {p + 1} ended a turn above the resource cap")
     return out
-
-
-_PARTS: tuple[tuple[str, Callable[["KState"], tuple], Callable[["KState"], list[str]]], ...] = (
-    ("units", _unit_inputs, _units), ("hordes", _horde_inputs, _hordes), ("players", _player_inputs, _players))
