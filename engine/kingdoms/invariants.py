@@ -22,10 +22,12 @@ class Memo:
     """What each part last saw (copies of its inputs) and found. Shared by a state's clones,
     which is safe: an answer is reused only for inputs equal to those it was found for."""
 
-    __slots__ = ("units", "units_found", "layout", "where", "layout_ok", "counters", "hordes_found",
-                 "chits", "players_found")
+    __slots__ = ("seen", "found", "units", "units_found", "layout", "where", "layout_ok", "counters",
+                 "hordes_found", "chits", "players_found")
 
     def __init__(self) -> None:
+        self.seen: tuple = ()            # every part's inputs at the last check, and
+        self.found: list[str] = []       # what the parts found then
         self.units: tuple = ()
         self.units_found: list[str] = []
         self.layout: tuple = ()          # (horde per space, pool): where the hordes are
@@ -40,11 +42,14 @@ class Memo:
 def check(st: "KState") -> list[str]:
     memo: Memo = st.invariant_memo
     units = _unit_inputs(st)
+    layout = (st.horde, st.pool)
+    counters = (st.hits, st.hit_free, st.limited, st.model)
+    chits = (st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, st.model)
+    if (units, layout, counters, chits) == memo.seen:      # most actions: nothing to look at again
+        return memo.found[:]
     if units != memo.units:
         memo.units_found = _units(st)
         memo.units = _copy(units)
-    layout = (st.horde, st.pool)
-    counters = (st.hits, st.hit_free, st.limited, st.model)
     new_layout = layout != memo.layout
     if new_layout:
         memo.where, memo.layout_ok = _horde_layout(st)
@@ -52,13 +57,12 @@ def check(st: "KState") -> list[str]:
     if new_layout or counters != memo.counters:
         memo.hordes_found = _hordes(st, memo.where, memo.layout_ok)
         memo.counters = (st.hits[:],) + counters[1:]
-    chits = (st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, st.model)
     if chits != memo.chits:
         memo.players_found = _players(st)
         memo.chits = _copy(chits)
-    if memo.units_found or memo.hordes_found or memo.players_found:
-        return memo.units_found + memo.hordes_found + memo.players_found
-    return []
+    memo.seen = (memo.units, memo.layout, memo.counters, memo.chits)
+    memo.found = memo.units_found + memo.hordes_found + memo.players_found
+    return memo.found[:]
 
 
 def _copy(key: tuple) -> tuple:
