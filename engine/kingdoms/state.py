@@ -27,8 +27,6 @@ UNLIMITED = 1 << 20
 SHORTAGE = {"hit": "shortage_hit_counters", "victory": "shortage_victory_tokens", "castle": "shortage_castles",
             "tower": "shortage_towers", "army": "shortage_armies", "settlement": "shortage_settlements",
             "chit": "shortage_resource_chits"}
-ROLL_FACES = tuple(str(i) for i in range(1, 11))
-D6_FACES = tuple(str(i) for i in range(1, 7))
 MAX_EXCHANGES = 500
 MAX_ACTIONS = 400_000
 
@@ -181,7 +179,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         """A die roll's decision; built once per prompt and shared (it holds no game state)."""
         d = self._rolls.get(prompt)
         if d is None:
-            d = self._rolls[prompt] = Decision(CHANCE, prompt, ROLL_FACES[:sides])
+            d = self._rolls[prompt] = Decision(CHANCE, prompt, tuple(str(i) for i in range(1, sides + 1)))
         return d
 
     def chance(self, prompt: str, n: int, labels: Callable[[], Sequence[str]]) -> Decision:
