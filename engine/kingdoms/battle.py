@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from engine.core.api import CHANCE, Decision
+from engine.core.api import Decision
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -25,6 +25,8 @@ class BattleMixin:
     def unit_bonus(self: "KState", p: int, unit: str, vs: int, phase: str, sp: int) -> tuple[int, int]:
         """(attack, defense) of `p`'s units of one type in `sp`: abilities, tile and spells."""
         mods = self.mods[p]
+        if not (mods.unit_mods or self.space_mods[sp] or self.stack_bonus):
+            return 0, 0     # no ability, tile or spell changes anything
         ter = self.tile[sp]
         att = mods.attack(unit, vs, phase, ter)
         dfn = mods.defense(unit, vs, phase, ter)
@@ -86,11 +88,11 @@ class BattleMixin:
         if not moves:
             return v
         names = self.model.abilities
-        labels = [f"{names[ai].name}: reroll" if nv == 0 else f"{names[ai].name}: {nv - v:+d} (makes {nv})"
-                  for ai, nv in moves]
-        labels.append("Keep the roll")
+        offered = tuple(moves)
         moves = moves + [(-1, v)]
-        k = yield self.ask(p, kind, prompt, labels, moves)
+        k = yield self.ask(p, kind, prompt, lambda: [
+            f"{names[ai].name}: reroll" if nv == 0 else f"{names[ai].name}: {nv - v:+d} (makes {nv})"
+            for ai, nv in offered] + ["Keep the roll"], moves)
         ai, nv = moves[k]
         if ai < 0:
             return v
@@ -98,9 +100,7 @@ class BattleMixin:
         self.pay(p, a.cost)
         self.note_use(p, a)
         if nv == 0:
-            d = self.d10("Reroll (d10)") if sides == 10 else Decision(CHANCE, f"Reroll (d{sides})",
-                                                                                tuple(str(i) for i in range(1, sides + 1)))
-            return (yield d) + 1
+            return (yield self.die(f"Reroll (d{sides})", sides)) + 1
         return nv
 
     # ------------------------------------------------------------------ horde battles
@@ -174,13 +174,16 @@ class BattleMixin:
                         v = yield from self.adjust(p, v, need[u], True)
                     if v >= need[u]:
                         scored += 1
-            # the horde's rolls, aimed down the allocation order
+            # the horde's rolls, aimed down the allocation order (targets only ever run out)
             left = dict(present)
             kills = {u: 0 for u in present}
+            ti = 0
             for _ in range(self.hits[sp]):
-                target = next((u for u in order if left[u] > 0), None)
-                if target is None:
+                while ti < len(order) and left[order[ti]] <= 0:
+                    ti += 1
+                if ti == len(order):
                     break
+                target = order[ti]
                 v = (yield d_horde) + 1
                 if adjusting:
                     v = yield from self.adjust(p, v, hneed[target], False)
@@ -278,19 +281,19 @@ class BattleMixin:
                 self.take_victory(p, int(self.model.rules["battle"]["victory-tokens-per-horde"]))
 
     def offer_negate(self: "KState", p: int, used: list[int]) -> Gen:
-        labels, moves = [], []
+        moves = []
+        names = self.model.abilities
         for ai in self.mods[p].negate:
-            a = self.model.abilities[ai]
+            a = names[ai]
             if ai in used or self.uses_left(p, a) <= 0:
                 continue
             for cv in self.cost_variants(p, a):
-                labels.append(f"{a.name}: cancel the hit")
                 moves.append((ai, cv))
-        if not labels:
+        if not moves:
             return False
-        labels.append("Take the hit")
         moves.append((-1, ()))
-        k = yield self.ask(p, "negate", "An army is hit", labels, moves)
+        k = yield self.ask(p, "negate", "An army is hit", lambda: [
+            f"{names[ai].name}: cancel the hit" if ai >= 0 else "Take the hit" for ai, _ in moves], moves)
         ai, cv = moves[k]
         if ai < 0:
             return False
@@ -303,18 +306,16 @@ class BattleMixin:
     def battle_spells(self: "KState", p: int, sp: int, hdef: int) -> Gen:
         """Spells cast into one exchange (extra attack rolls at their own numbers)."""
         hits = 0
+        names = self.model.abilities
         while True:
-            labels, moves = [], []
-            for ai in self.mods[p].battle_spells:
-                a = self.model.abilities[ai]
-                if self.uses_left(p, a) > 0 and self.can_pay(p, a.cost):
-                    labels.append(f"Cast {a.name}")
-                    moves.append(ai)
-            if not labels:
+            moves = [ai for ai in self.mods[p].battle_spells
+                     if self.uses_left(p, names[ai]) > 0 and self.can_pay(p, names[ai].cost)]
+            if not moves:
                 return hits
-            labels.append("Fight on")
             moves.append(-1)
-            k = yield self.ask(p, "battle-spell", "Cast a spell into this exchange?", labels, moves)
+            k = yield self.ask(p, "battle-spell", "Cast a spell into this exchange?",
+                               lambda moves=moves: [f"Cast {names[ai].name}" if ai >= 0 else "Fight on"
+                                                    for ai in moves], moves)
             ai = moves[k]
             if ai < 0:
                 return hits

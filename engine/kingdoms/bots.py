@@ -17,39 +17,36 @@ from engine.core.bots import RandomBot
 
 __all__ = ["RandomBot", "HeuristicBot", "HordeBot", "ExploreBot"]
 
-_VALUES: dict[int, list[float]] = {}
-
-
 def ability_values(model: Any) -> list[float]:
-    """A rough worth of each ability, from its effects (cached per model)."""
-    key = id(model)
-    if key in _VALUES:
-        return _VALUES[key]
-    out = []
-    for a in model.abilities:
-        v = 0.0
-        for e in a.effects:
-            k = e.kind
-            if k == "extra-resource":
-                v += 3
-            elif k == "modify-unit":
-                part = 3.0 * int(e.get("attack", 0)) + 2.0 * int(e.get("defense", 0)) + 2.0 * int(e.get("hits", 0))
-                if e.get("vs") or e.get("phase") or e.get("terrain") or e.get("scope") != "all":
-                    part *= 0.5
-                v += part if e.get("unit") == "army" else part * 0.7
-            elif k == "build-cost":
-                v -= 0.5 * int(e.get("delta"))
-            elif k == "gain-victory-tokens":
-                v += 5 if a.timing == "one-time" else 2
-            elif k in ("gain-unit", "extra-build", "extra-attack"):
-                v += 2.5
-            elif k in ("gain-resource", "limit", "recover-army", "long-range-attack"):
-                v += 1.5
-            else:
-                v += 0.5
-        out.append(v)
-    _VALUES[key] = out
-    return out
+    """A rough worth of each ability, from its effects (built once per model, in its cache)."""
+    got = model.cache.get("ability-values")
+    if got is None:
+        got = model.cache["ability-values"] = [_ability_value(a) for a in model.abilities]
+    return got
+
+
+def _ability_value(a: Any) -> float:
+    v = 0.0
+    for e in a.effects:
+        k = e.kind
+        if k == "extra-resource":
+            v += 3
+        elif k == "modify-unit":
+            part = 3.0 * int(e.get("attack", 0)) + 2.0 * int(e.get("defense", 0)) + 2.0 * int(e.get("hits", 0))
+            if e.get("vs") or e.get("phase") or e.get("terrain") or e.get("scope") != "all":
+                part *= 0.5
+            v += part if e.get("unit") == "army" else part * 0.7
+        elif k == "build-cost":
+            v -= 0.5 * int(e.get("delta"))
+        elif k == "gain-victory-tokens":
+            v += 5 if a.timing == "one-time" else 2
+        elif k in ("gain-unit", "extra-build", "extra-attack"):
+            v += 2.5
+        elif k in ("gain-resource", "limit", "recover-army", "long-range-attack"):
+            v += 1.5
+        else:
+            v += 0.5
+    return v
 
 
 def horde_odds(st: Any, p: int, sp: int, n: int, h: int) -> tuple[float, float]:
@@ -86,16 +83,22 @@ class HeuristicBot:
 
 def _needs(st: Any, p: int) -> list[int]:
     """Chits still missing for the next settlement, a castle and an army (plus a food to march)."""
-    want = list(st.cost_of(p, "settlement"))
-    if st.n_cast[p] < max(1, st.n_set[p] // 2):
-        for i, c in enumerate(st.cost_of(p, "castle")):
-            want[i] += c
-    for i, c in enumerate(st.cost_of(p, "army")):
-        want[i] += c
-    food = st.model.resources.index("food") if "food" in st.model.resources else 0
-    want[food] += 1
+    costs = st.mods[p].costs
     res = st.res[p]
-    return [w - h for w, h in zip(want, res)]
+    if st.n_cast[p] < max(1, st.n_set[p] // 2):
+        need = [s + c + a - h for s, c, a, h in zip(costs["settlement"], costs["castle"], costs["army"], res)]
+    else:
+        need = [s + a - h for s, a, h in zip(costs["settlement"], costs["army"], res)]
+    need[_food(st.model)] += 1
+    return need
+
+
+def _food(model: Any) -> int:
+    """Where food sits in the resource vectors (the first resource if the content has none)."""
+    got = model.cache.get("food")
+    if got is None:
+        got = model.cache["food"] = model.resources.index("food") if "food" in model.resources else 0
+    return got
 
 
 def _free_resource(st: Any, p: int, moves: list) -> int:
@@ -336,21 +339,19 @@ def _attack(st: Any, p: int, moves: list) -> int:
     return len(moves) - 1
 
 
-_FIT: dict[tuple[int, int], list[float]] = {}
-
-
 def _fit_values(st: Any, kd: int) -> list[float]:
-    """Ability worth plus a bonus for sharing effect kinds with the kingdom's own abilities."""
-    key = (id(st.model), kd)
-    got = _FIT.get(key)
+    """Ability worth plus a bonus for sharing effect kinds with the kingdom's own abilities
+    (per kingdom, built once per model, in its cache)."""
+    m = st.model
+    key = ("fit", kd)
+    got = m.cache.get(key)
     if got is None:
-        vals = ability_values(st.model)
+        vals = ability_values(m)
         kinds: list[str] = []
         if kd >= 0:
-            for ai in st.model.kingdoms[kd].abilities:
-                kinds += [e.kind for e in st.model.abilities[ai].effects]
-        got = [vals[a.idx] + sum(0.75 for e in a.effects if e.kind in kinds) for a in st.model.abilities]
-        _FIT[key] = got
+            for ai in m.kingdoms[kd].abilities:
+                kinds += [e.kind for e in m.abilities[ai].effects]
+        got = m.cache[key] = [vals[a.idx] + sum(0.75 for e in a.effects if e.kind in kinds) for a in m.abilities]
     return got
 
 
@@ -385,21 +386,36 @@ def _kingdom(st: Any, p: int, moves: list) -> int:
 
 
 def _far_from_hordes(st: Any, p: int, moves: list) -> int:
-    cols = st.board.cols
-    hordes = [(h % cols, h // cols) for h in st.horde_spaces()]
+    """The space farthest from every horde (orthogonal steps, counted up to 20)."""
+    dist = horde_distances(st)
     best, bv = 0, -1
     for i, sp in enumerate(moves):
-        if sp < 0:
-            continue
-        c, r = sp % cols, sp // cols
-        d = 20
-        for hc, hr in hordes:
-            x = abs(c - hc) + abs(r - hr)
-            if x < d:
-                d = x
-        if d > bv:
-            best, bv = i, d
+        if sp >= 0 and dist[sp] > bv:
+            best, bv = i, dist[sp]
     return best
+
+
+def horde_distances(st: Any, cap: int = 20) -> list[int]:
+    """Steps from each space to the nearest horde (at most `cap`), for every space at once.
+
+    One breadth-first pass from all hordes over the orthogonal grid: on a full grid this is the
+    row-plus-column distance, found in one sweep of the board instead of once per option."""
+    adj = st.board.adj
+    dist = [cap] * len(adj)
+    frontier = st.horde_spaces()
+    for h in frontier:
+        dist[h] = 0
+    d = 0
+    while frontier and d + 1 < cap:
+        d += 1
+        nxt = []
+        for s in frontier:
+            for j in adj[s]:
+                if dist[j] > d:
+                    dist[j] = d
+                    nxt.append(j)
+        frontier = nxt
+    return dist
 
 
 def _first(st: Any, p: int, moves: list) -> int:

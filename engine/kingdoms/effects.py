@@ -81,7 +81,7 @@ class GainResource(Kind):
         r = e.get("resource")
         if r == "any":
             for _ in range(amount):
-                k = yield st.ask(seat, "resource", "Take a resource", list(st.model.resource_names),
+                k = yield st.ask(seat, "resource", "Take a resource", st.model.resource_names,
                                  list(range(len(st.model.resources))))
                 st.gain(seat, k, 1)
         else:
@@ -365,7 +365,7 @@ class Restrict(Kind):
         else:
             spaces = st.diplomacy_spaces(seat, payload)
             k = yield st.ask(seat, "diplomacy-space", "Forbid which space to the opponent",
-                             [st.board.labels[s] for s in spaces], spaces)
+                             st.space_names(spaces), spaces)
             st.dip[spaces[k]] |= 1 << payload
 
     def tile(self, st, space, e) -> None:
@@ -427,7 +427,7 @@ class DestroyHorde(Kind):
             spaces = st.horde_spaces()
             if not spaces:
                 break
-            k = yield st.ask(seat, "destroy", "Destroy which horde", [st.board.labels[s] for s in spaces], spaces)
+            k = yield st.ask(seat, "destroy", "Destroy which horde", st.space_names(spaces), spaces)
             st.remove_horde(spaces[k], seat, bool(e.get("gain-victory-token")))
 
 
@@ -473,7 +473,18 @@ def build_mods(st: "KState", abilities: list[int]) -> Mods:
                 spell_uses=int(uses["spells-per-round"]), paid_uses=int(uses["paid-abilities-per-round"]))
     for ai in abilities:
         add_ability(st, mods, ai)
+    mods.refresh_costs(_base_costs(st))
     return mods
+
+
+def _base_costs(st: "KState") -> dict[str, tuple[int, ...]]:
+    """Every structure's printed cost, never below zero (once per model, in its cache; never
+    changed: a Mods that changes a price makes a dict of its own)."""
+    m = st.model
+    got = m.cache.get("base-costs")
+    if got is None:
+        got = m.cache["base-costs"] = {sid: tuple(x if x > 0 else 0 for x in s.cost) for sid, s in m.structures.items()}
+    return got
 
 
 def add_ability(st: "KState", mods: Mods, ai: int) -> None:
@@ -487,3 +498,4 @@ def add_ability(st: "KState", mods: Mods, ai: int) -> None:
             lst = mods.menus.setdefault(where, [])
             if ai not in lst:
                 lst.append(ai)
+    mods.refresh_costs(_base_costs(st))

@@ -122,6 +122,9 @@ class Model:
     ability_index: dict[str, int] = field(default_factory=dict)
     horde_index: dict[str, int] = field(default_factory=dict)
     kingdom_index: dict[str, int] = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Tables derived from the content alone (a bot's ability values), built once per model on
+    first use and shared by every bot and game that plays it."""
 
     def vec(self, m: dict | None) -> tuple[int, ...]:
         return res_vector(self.resources, m)

@@ -55,6 +55,15 @@ class Mods:
     control: list[int] = field(default_factory=list)
     menus: dict[str, list[int]] = field(default_factory=dict)            # phase -> abilities usable there
     castle_hits: int = 0
+    costs: dict[str, tuple[int, ...]] = field(default_factory=dict)     # what each structure costs now
+
+    def refresh_costs(self, base: dict[str, tuple[int, ...]]) -> None:
+        """Settle the price of every structure (`base`, already settled, unless an ability
+        changed it; never below zero) once per change of abilities, not at every lookup."""
+        if self.cost:
+            self.costs = {**base, **{sid: tuple(x if x > 0 else 0 for x in c) for sid, c in self.cost.items()}}
+        else:
+            self.costs = base
 
     def attack(self, unit: str, vs: int, phase: str, terrain: int) -> int:
         return sum(m.attack for m in self.unit_mods if m.attack and m.applies(unit, vs, phase, terrain))

@@ -31,14 +31,15 @@ class RoundMixin:
             left = [i for i, inp in enumerate(self.pool) if inp]
             if not left:
                 break
-            k = yield self.chance("Draw a horde counter", [m.hordes[i].name for i in left])
+            k = yield self.chance("Draw a horde counter", len(left), lambda left=left: [m.hordes[i].name for i in left])
             drawn.append(left[k])
             self.pool[left[k]] = False
         if not drawn:
             return -1
         pick = drawn[0]
         if len(drawn) > 1:
-            k = yield self.ask(self.horde_seat, "horde-keep", "Keep which horde", [m.hordes[i].name for i in drawn], drawn)
+            k = yield self.ask(self.horde_seat, "horde-keep", "Keep which horde",
+                               lambda: [m.hordes[i].name for i in drawn], drawn)
             pick = drawn[k]
         for i in drawn:
             if i != pick:
@@ -91,35 +92,48 @@ class RoundMixin:
             return "settlement-with-armies" if armies else "undefended-settlement"
         return "armies-only" if armies else ""
 
-    def programmed_step(self: "KState", sp: int) -> Gen:
-        """Where the horde in `sp` moves next under the programmed rules (-1: it cannot move)."""
-        lab = self.board.labels
-        cands = [j for j in self.board.adj[sp] if self.horde_can_enter(j)]
-        if not cands:
-            return -1
-        prio = self.horde_seg.get("target-priority") or []
+    def programmed_targets(self: "KState", sp: int) -> list[int]:
+        """The spaces the horde in `sp` would move to next under the programmed rules, best first
+        and tied ([]: it cannot move). A plain function: most steps have one answer and need no
+        chance decision, so no generator is made for them."""
+        horde, no_enter, holy, inv = self.horde, self.no_enter, self.holy, self.inv
+        cands = [j for j in self.board.adj[sp] if horde[j] < 0 and not no_enter[j] and not holy[j] and not inv[j]]
+        if len(cands) <= 1:
+            return cands
         best: list[int] = []
-        rank = len(prio)
+        own = self.owner
         for j in cands:
-            kind = self.target_kind(j)
-            if kind and kind in prio:
-                r = prio.index(kind)
-                if r < rank:
-                    rank, best = r, [j]
-                elif r == rank:
-                    best.append(j)
-        if not best:
-            own, adj = self.owner, self.board.adj
-            top = -1
+            if own[j] >= 0:
+                break
+        else:
+            j = -1
+        if j >= 0:                               # a target: the best kind in the priority list
+            rank = self.target_rank
+            unranked = top = len(rank)
             for j in cands:
-                s = sum(1 for x in adj[j] if own[x] >= 0)
-                if s > top:
-                    top, best = s, [j]
-                elif s == top:
+                r = rank.get(self.target_kind(j), unranked) if own[j] >= 0 else unranked
+                if r < top:
+                    top, best = r, [j]
+                elif r == top < unranked:
                     best.append(j)
-        if len(best) == 1:
-            return best[0]
-        k = yield self.chance(f"Horde at {lab[sp]}: tie between spaces", [lab[j] for j in best])
+        if not best:                             # else towards the most pieces next door
+            adj = self.board.adj
+            most = -1
+            for j in cands:
+                n = 0
+                for x in adj[j]:
+                    if own[x] >= 0:
+                        n += 1
+                if n > most:
+                    most, best = n, [j]
+                elif n == most:
+                    best.append(j)
+        return best
+
+    def break_tie(self: "KState", sp: int, best: list[int]) -> Gen:
+        """The rules' d10 roll-off between equally good spaces, as one uniform chance event."""
+        k = yield self.chance(f"Horde at {self.board.labels[sp]}: tie between spaces", len(best),
+                              self.space_names(best))
         return best[k]
 
     def move_horde_to(self: "KState", sp: int, dst: int) -> None:
@@ -138,7 +152,8 @@ class RoundMixin:
                 j += 1
             group = spaces[i:j]
             while len(group) > 1:
-                k = yield self.chance(f"Tie roll: next horde with {self.hits[group[0]]} hits", [lab[s] for s in group])
+                k = yield self.chance(f"Tie roll: next horde with {self.hits[group[0]]} hits", len(group),
+                                      self.space_names(group))
                 out.append(group.pop(k))
             out += group
             i = j
@@ -171,7 +186,8 @@ class RoundMixin:
                 if self.horde_seat >= 0:
                     dest = yield from self.chosen_horde_step(self.horde_seat, sp, "horde-move")
                 else:
-                    dest = yield from self.programmed_step(sp)
+                    best = self.programmed_targets(sp)
+                    dest = best[0] if len(best) == 1 else (yield from self.break_tie(sp, best)) if best else -1
                 if dest < 0:
                     break
                 self.move_horde_to(sp, dest)
@@ -189,7 +205,7 @@ class RoundMixin:
         cands = [j for j in self.board.adj[sp] if self.horde_can_enter(j)]
         if not cands:
             return -1
-        k = yield self.ask(p, kind, f"Move the horde at {lab[sp]}", [lab[j] for j in cands] + ["Stay"], cands + [-1])
+        k = yield self.ask(p, kind, f"Move the horde at {lab[sp]}", self.space_names(cands, "Stay"), cands + [-1])
         return (cands + [-1])[k]
 
     def withdrawals(self: "KState") -> Gen:
@@ -229,7 +245,8 @@ class RoundMixin:
                           and self.horde[s] not in self.frozen]
                 if not spaces:
                     continue
-                k = yield self.ask(p, "control", f"Cast {a.name}?", [f"{a.name}: horde at {lab[s]}" for s in spaces] + ["Pass"],
+                k = yield self.ask(p, "control", f"Cast {a.name}?",
+                                   lambda a=a, spaces=spaces: [f"{a.name}: horde at {lab[s]}" for s in spaces] + ["Pass"],
                                    spaces + [-1])
                 if k < len(spaces):
                     self.pay(p, a.cost)
@@ -289,7 +306,7 @@ class RoundMixin:
         lab = self.board.labels
         spaces = [s for s in range(len(self.owner)) if self.owner[s] < 0 and self.horde[s] < 0
                   and not self.inv[s] and not self.no_enter[s] and not self.no_build[s]]
-        k = yield self.ask(p, "restart", "Start over where?", [lab[s] for s in spaces] + ["Stay out of the game"],
+        k = yield self.ask(p, "restart", "Start over where?", self.space_names(spaces, "Stay out of the game"),
                            spaces + [-1])
         if k >= len(spaces):
             self.out[p] = True
@@ -320,7 +337,8 @@ class RoundMixin:
                 and not (exclude_own and kd.idx == self.kingdom[p])]
         if not left:
             left = [kd.idx for kd in self.model.kingdoms if kd.idx != self.kingdom[p]] or [0]
-        k = yield self.ask(p, "kingdom", "Choose a kingdom", [self.model.kingdoms[i].name for i in left], left)
+        names = self.model.kingdoms
+        k = yield self.ask(p, "kingdom", "Choose a kingdom", lambda: [names[i].name for i in left], left)
         kd = self.model.kingdoms[left[k]]
         self.kingdom[p] = kd.idx
         self.kingdoms_held[p].append(kd.idx)

@@ -26,8 +26,8 @@ def lay_tiles(st: "KState", spaces: list[int], kinds: tuple[Tile, ...], into: li
         idx = [i for i, c in enumerate(left) if c > 0]
         if not idx:
             return
-        k = yield Decision(CHANCE, f"{what} for {lab[sp]}", tuple(kinds[i].name for i in idx),
-                           tuple(float(left[i]) for i in idx))
+        k = yield Decision(CHANCE, f"{what} for {lab[sp]}", weights=tuple(float(left[i]) for i in idx),
+                           n=len(idx), labels=lambda idx=idx: [kinds[i].name for i in idx])
         into[sp] = idx[k]
         left[idx[k]] -= 1
 
@@ -52,13 +52,12 @@ def first_settlement(st: "KState", p: int, placed: list[int]) -> Gen:
     b = st.board
     rules = st.model.rules["setup"]
     dist = int(rules["settlement-min-distance"])
-    lab = b.labels
     if len(st.kseats) == 1:
         cols = (b.cols // 2 - 1, b.cols // 2) if b.cols % 2 == 0 else (b.cols // 2,)
         rows = (b.rows // 2 - 1, b.rows // 2) if b.rows % 2 == 0 else (b.rows // 2,)
         central = [b.at(c, r) for r in rows for c in cols if settle_ok(st, b.at(c, r), placed, 0)]
         if central:
-            k = yield st.ask(p, "first-settlement", "Place your first settlement", [lab[s] for s in central], central)
+            k = yield st.ask(p, "first-settlement", "Place your first settlement", st.space_names(central), central)
             return central[k]
     for _ in range(COORD_TRIES):
         sp = yield from st.roll_space()
@@ -66,7 +65,7 @@ def first_settlement(st: "KState", p: int, placed: list[int]) -> Gen:
             return sp
     legal = [s for s in range(b.size) if settle_ok(st, s, placed, dist)] or \
         [s for s in range(b.size) if settle_ok(st, s, placed, 0)]
-    k = yield st.ask(p, "first-settlement", "Choose a space for your first settlement", [lab[s] for s in legal], legal)
+    k = yield st.ask(p, "first-settlement", "Choose a space for your first settlement", st.space_names(legal), legal)
     return legal[k]
 
 
@@ -89,7 +88,7 @@ def starting_horde(st: "KState") -> Gen:
     if not legal:
         st.pool[h] = True
         return
-    k = yield st.chance("Place the starting horde", [st.board.labels[s] for s in legal])
+    k = yield st.chance("Place the starting horde", len(legal), st.space_names(legal))
     st.place_horde(h, legal[k])
 
 

@@ -7,10 +7,11 @@ phases, battles, round segments and setup live in mixins next to this file.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
+from engine.kingdoms import invariants
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
 from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
@@ -26,8 +27,6 @@ UNLIMITED = 1 << 20
 SHORTAGE = {"hit": "shortage_hit_counters", "victory": "shortage_victory_tokens", "castle": "shortage_castles",
             "tower": "shortage_towers", "army": "shortage_armies", "settlement": "shortage_settlements",
             "chit": "shortage_resource_chits"}
-ROLL_FACES = tuple(str(i) for i in range(1, 11))
-D6_FACES = tuple(str(i) for i in range(1, 7))
 MAX_EXCHANGES = 500
 MAX_ACTIONS = 400_000
 
@@ -58,7 +57,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.kseats = [p for p in range(players) if p != self.horde_seat]
         self.rounds = int(options.get("rounds", m.rounds))
         self.max_actions = int(options.get("max_actions", MAX_ACTIONS))
-        b = self.board = make_board(m.cols, m.rows)
+        b = self.board = m.cache.get("board") or m.cache.setdefault("board", make_board(m.cols, m.rows))
         N = b.size
         nres = len(m.resources)
         self.gold = m.resources.index("gold") if "gold" in m.resources else nres - 1
@@ -136,6 +135,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.researched = 0
         segs = list(m.segments.values())
         self.horde_seg = next((s for s in segs if "target-priority" in s), {})
+        self.target_rank: dict[str, int] = {}     # target kind -> its place in the priority list
+        for i, kind in enumerate(self.horde_seg.get("target-priority") or []):
+            self.target_rank.setdefault(kind, i)
         self.raid_rules = next((s for s in segs if "hit-allocation" in s), {})
         self.end_reason = ""
         # usage and statistics
@@ -155,28 +157,48 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.dkind = ""
         self.moves: list = []
         self._rolls: dict[str, Decision] = {}
+        self.invariant_memo = invariants.Memo()
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_rolls"}
+    # Shared by clones instead of copied at each checkpoint: caches, and the board's fixed
+    # properties, which setup writes (tiles and their standing effects) before the first
+    # checkpoint and nothing changes afterwards.
+    SHARED = SequentialState.SHARED | {
+        "_rolls", "invariant_memo", "target_rank", "board", "variants", "kseats", "horde_seg", "raid_rules",
+        "tile", "adv", "space_mods", "space_horde", "spawn_hits", "no_enter", "no_build", "no_spawn",
+        "stop_here", "plains_army", "plains_horde", "horde_rules"}
 
     def _fresh(self) -> "KState":
         return KState(self.model, self.n, self.options, self.situation)
 
     # ------------------------------------------------------------------ decisions
     def d10(self, prompt: str) -> Decision:
+        return self.die(prompt, 10)
+
+    def die(self, prompt: str, sides: int) -> Decision:
+        """A die roll's decision; built once per prompt and shared (it holds no game state)."""
         d = self._rolls.get(prompt)
         if d is None:
-            d = self._rolls[prompt] = Decision(CHANCE, prompt, ROLL_FACES[:10])
+            d = self._rolls[prompt] = Decision(CHANCE, prompt, tuple(str(i) for i in range(1, sides + 1)))
         return d
 
-    def chance(self, prompt: str, labels: list[str]) -> Decision:
+    def chance(self, prompt: str, n: int, labels: Callable[[], Sequence[str]]) -> Decision:
+        """A uniform chance decision among `n` outcomes; its labels are built only if read."""
         self.dkind = "chance"
-        return Decision(CHANCE, prompt, tuple(labels))
+        return Decision(CHANCE, prompt, n=n, labels=labels)
+
+    def space_names(self, spaces: Sequence[int], *extra: str) -> Callable[[], list[str]]:
+        """Labels for a choice among spaces (then `extra` options), built only when read.
+
+        The spaces are copied now: the caller may change its list after the decision."""
+        spaces = tuple(spaces)
+        lab = self.board.labels
+        return lambda: [lab[s] for s in spaces] + list(extra)
 
     def roll_sum(self, dice: int, sides: int, seat: int = -1) -> Iterator[Decision]:
         """The total of `dice` dice; `seat` may change each die with Divination or Oracles."""
         total = 0
-        d = Decision(CHANCE, f"Roll d{sides}", ROLL_FACES[:sides])
+        d = self.die(f"Roll d{sides}", sides)
         for _ in range(dice):
             v = (yield d) + 1
             if seat >= 0:
@@ -242,10 +264,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.vt[p] += n
         self.vt_free -= n
 
-    def cost_of(self, p: int, structure: str) -> list[int]:
-        c = self.mods[p].cost.get(structure)
-        base = c if c is not None else self.model.structures[structure].cost
-        return [x if x > 0 else 0 for x in base]
+    def cost_of(self, p: int, structure: str) -> tuple[int, ...]:
+        return self.mods[p].costs[structure]
 
     # ------------------------------------------------------------------ abilities
     def has_cost(self, a: Ability) -> bool:
@@ -287,10 +307,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         add_ability(self, self.mods[p], ai)
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
-        left = [a.idx for a in self.model.abilities if not self.has[p][a.idx]]
+        left = [i for i, held in enumerate(self.has[p]) if not held]
         if not left:
             return
-        k = yield self.ask(p, "ability", prompt, [self.model.abilities[i].name for i in left], left)
+        names = self.model.abilities
+        k = yield self.ask(p, "ability", prompt, lambda: [names[i].name for i in left], left)
         self.grant_ability(p, left[k])
 
     def ability_options(self, p: int, where: str) -> tuple[list[str], list[tuple]]:
@@ -336,16 +357,18 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
 
     # ------------------------------------------------------------------ board queries
     def horde_spaces(self) -> list[int]:
-        h = self.horde
-        return [i for i in range(len(h)) if h[i] >= 0]
+        return [i for i, h in enumerate(self.horde) if h >= 0]
+
+    def own_spaces(self, p: int) -> list[int]:
+        return [i for i, o in enumerate(self.owner) if o == p]
 
     def own_army_spaces(self, p: int) -> list[int]:
-        o, a = self.owner, self.arm
-        return [i for i in range(len(o)) if o[i] == p and a[i] > 0]
+        a = self.arm
+        return [i for i, o in enumerate(self.owner) if o == p and a[i] > 0]
 
     def own_settlement_spaces(self, p: int) -> list[int]:
-        o, s = self.owner, self.sett
-        return [i for i in range(len(o)) if o[i] == p and s[i] > 0]
+        s = self.sett
+        return [i for i, o in enumerate(self.owner) if o == p and s[i] > 0]
 
     def units_at(self, sp: int) -> int:
         return self.sett[sp] + self.cast[sp] + self.tower[sp] + self.arm[sp]
@@ -472,8 +495,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         return GameResult(scores, winners, self.end_reason or "unfinished", self.round, usage, stats)
 
     def check_invariants(self) -> list[str]:
-        from engine.kingdoms.invariants import check
-        return check(self)
+        return invariants.check(self)
 
     def fingerprint(self) -> Any:
         return (tuple(self.actions), tuple(self.owner), tuple(self.sett), tuple(self.cast), tuple(self.arm),

@@ -6,7 +6,7 @@ stay short and every option is legal when offered.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from engine.core.api import Decision
 
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 Gen = Iterator[Decision]
 DONE = "Done"
+DONE_MOVE = ("done",)
+OFFER_ANSWERS = ("Accept the exchange", "Decline")
+DECLINE_MOVE = ("decline",)
 
 
 class TurnMixin:
@@ -64,7 +67,7 @@ class TurnMixin:
         m = self.model
         rr = m.rules["resources"]
         types = [m.resources.index(t) for t in rr["free-types"]]
-        labels = [m.resource_names[t] for t in types]
+        labels = tuple(m.resource_names[t] for t in types)
         for i in range(int(rr["free-per-turn"])):
             k = yield self.ask(p, "free-resource", f"Take a free resource ({i + 1} of {rr['free-per-turn']})",
                                labels, types)
@@ -108,19 +111,23 @@ class TurnMixin:
 
     # ------------------------------------------------------------------ phase menus
     def phase_menu(self: "KState", p: int, key: str | None, kind: str, prompt: str,
-                   labels: list[str], moves: list[Any]) -> Iterator[Decision]:
+                   moves: list[Any], label: Callable[[Any], str] = str) -> Iterator[Decision]:
         """Offer one step of a phase: the given moves, then the abilities usable at `key` (if
         any), then "Done". Returns the chosen move, or None when nothing can be offered or the
-        player is done. A chosen ability is used here; the caller just offers the menu again."""
+        player is done. A chosen ability is used here; the caller just offers the menu again.
+
+        `label` names one of the given moves; it runs only if someone reads the labels (bots
+        read the moves), which saves formatting a label per option at every step."""
+        ability_labels: list[str] = []
         if key is not None:
-            al, am = self.ability_options(p, key)
-            labels += al
+            ability_labels, am = self.ability_options(p, key)
             moves += am
-        if not labels:
+        if not moves:
             return None
-        labels.append(DONE)
-        moves.append(("done",))
-        k = yield self.ask(p, kind, prompt, labels, moves)
+        own = len(moves) - len(ability_labels)
+        moves.append(DONE_MOVE)
+        k = yield self.ask(p, kind, prompt, lambda: [label(mv) for mv in moves[:own]] + ability_labels + [DONE],
+                           moves)
         mv = moves[k]
         if mv[0] == "done":
             return None
@@ -134,15 +141,15 @@ class TurnMixin:
         conv = m.rules["resources"]["gold-conversion"]
         give, get = int(conv["give"]), int(conv["get"])
         g = self.gold
+        names = m.resources
+
+        def label(mv: tuple) -> str:
+            return f"Change {give} gold for {get} {names[mv[1]]}"
         while True:
-            labels: list[str] = []
             moves: list[Any] = []
             if self.res[p][g] >= give:
-                for r in range(len(m.resources)):
-                    if r != g:
-                        labels.append(f"Change {give} gold for {get} {m.resources[r]}")
-                        moves.append(("gold", r))
-            mv = yield from self.phase_menu(p, "trade", "trade", "Trade phase", labels, moves)
+                moves = [("gold", r) for r in range(len(names)) if r != g]
+            mv = yield from self.phase_menu(p, "trade", "trade", "Trade phase", moves, label)
             if mv is None:
                 return
             if mv[0] == "gold":
@@ -170,21 +177,23 @@ class TurnMixin:
         m = self.model
         offered: set[tuple[int, int, int]] = set()
         names = m.resources
+        kinds = range(len(names))
+
+        def label(mv: tuple) -> str:
+            if mv[0] == "give":
+                return f"Give 1 {names[mv[2]]} to {self.seat_name(mv[1])}"
+            return f"Offer {self.seat_name(mv[1])} 1 {names[mv[2]]} for 1 {names[mv[3]]}"
         while True:
-            labels, moves = [], []
+            moves: list[Any] = []
+            mine = self.res[p]
+            have = [r for r in kinds if mine[r]]
             for o in partners:
-                for r in range(len(names)):
-                    if self.res[p][r]:
-                        labels.append(f"Give 1 {names[r]} to {self.seat_name(o)}")
-                        moves.append(("give", o, r))
-                for r in range(len(names)):
-                    if not self.res[p][r]:
-                        continue
-                    for w in range(len(names)):
-                        if w != r and self.res[o][w] and (o, r, w) not in offered:
-                            labels.append(f"Offer {self.seat_name(o)} 1 {names[r]} for 1 {names[w]}")
-                            moves.append(("offer", o, r, w))
-            mv = yield from self.phase_menu(p, None, "gift", "Trade with neighbours", labels, moves)
+                theirs = self.res[o]
+                moves += [("give", o, r) for r in have]
+                for r in have:
+                    moves += [("offer", o, r, w) for w in kinds
+                              if w != r and theirs[w] and (o, r, w) not in offered]
+            mv = yield from self.phase_menu(p, None, "gift", "Trade with neighbours", moves, label)
             if mv is None:
                 return
             if mv[0] == "give":
@@ -194,7 +203,7 @@ class TurnMixin:
             _, o, r, w = mv
             offered.add((o, r, w))
             k = yield self.ask(o, "trade-offer", f"{self.seat_name(p)} offers 1 {names[r]} for your 1 {names[w]}",
-                               ["Accept the exchange", "Decline"], [("accept", p, r, w), ("decline",)])
+                               OFFER_ANSWERS, [("accept", p, r, w), DECLINE_MOVE])
             if k == 0:
                 self.res[p][r] -= 1
                 self.res[o][r] += 1
@@ -221,37 +230,38 @@ class TurnMixin:
         return (not self.no_build[sp] and self.horde[sp] < 0 and self.owner[sp] in (-1, p)
                 and not self.inv[sp] and not (self.dip[sp] >> p) & 1)
 
+    def _extra_sites(self: "KState", p: int, structure: str) -> bool:
+        """Whether an ability lets `p` put `structure` somewhere other than the usual places."""
+        return any(s == structure for s, _, _ in self.mods[p].sites)
+
     def settlement_sites(self: "KState", p: int) -> list[int]:
         if self.colour_room(p, "settlement") <= 0:
             return []
         lim = self.mods[p].settlements_per_space
         own, sett, adj = self.owner, self.sett, self.board.adj
-        extra = any(s == "settlement" for s, _, _ in self.mods[p].sites)
-        if extra:
-            cands = range(len(own))
-        else:
-            mark = bytearray(len(own))
-            for sp in range(len(own)):
-                if own[sp] == p and sett[sp]:
-                    mark[sp] = 1
-                    for j in adj[sp]:
-                        mark[j] = 1
-            cands = [sp for sp in range(len(own)) if mark[sp]]
-        out = []
-        for sp in cands:
-            if sett[sp] >= lim or not self._buildable(p, sp):
-                continue
-            if (own[sp] == p and sett[sp]) or any(own[j] == p and sett[j] for j in adj[sp]) \
-                    or (extra and self._site_extra(p, "settlement", sp)):
-                out.append(sp)
-        return out
+        if self._extra_sites(p, "settlement"):
+            return [sp for sp in range(len(own)) if sett[sp] < lim and self._buildable(p, sp)
+                    and ((own[sp] == p and sett[sp]) or any(own[j] == p and sett[j] for j in adj[sp])
+                         or self._site_extra(p, "settlement", sp))]
+        near: set[int] = set()     # own settlements and their neighbours: the only candidates
+        for sp in self.own_settlement_spaces(p):
+            near.add(sp)
+            near.update(adj[sp])
+        return [sp for sp in sorted(near) if sett[sp] < lim and self._buildable(p, sp)]
+
+    def _fort_candidates(self: "KState", p: int, structure: str) -> Iterable[int]:
+        """Spaces that may take a castle or tower: own settlements, or any space when an ability
+        opens other sites (then `_site_extra` decides)."""
+        if self._extra_sites(p, structure):
+            return range(len(self.owner))
+        return self.own_settlement_spaces(p)
 
     def castle_sites(self: "KState", p: int) -> list[int]:
         if self.castle_free <= 0 and self.limited:
             return []
         lim = self.mods[p].castles_per_space
         out = []
-        for sp in range(len(self.owner)):
+        for sp in self._fort_candidates(p, "castle"):
             if self.cast[sp] >= lim or self.tower[sp] or not self._buildable(p, sp):
                 continue
             if (self.owner[sp] == p and self.sett[sp]) or self._site_extra(p, "castle", sp):
@@ -264,7 +274,7 @@ class TurnMixin:
                 or (self.tower_free <= 0 and self.limited):
             return []
         out = []
-        for sp in range(len(self.owner)):
+        for sp in self._fort_candidates(p, "wizard-tower"):
             if self.tower[sp] or self.cast[sp] or not self._buildable(p, sp):
                 continue
             if not ((self.owner[sp] == p and self.sett[sp]) or self._site_extra(p, "wizard-tower", sp)):
@@ -288,7 +298,7 @@ class TurnMixin:
         if self.colour_room(p, "army") <= 0:
             return []
         lim = self.mods[p].stack_limit
-        spaces = [sp for sp in range(len(self.owner)) if self.train_capacity(p, sp) and self.arm[sp] < lim]
+        spaces = [sp for sp in self.own_spaces(p) if self.arm[sp] < lim and self.train_capacity(p, sp)]
         if not spaces and self.n_cast[p] == 0:
             spaces = [sp for sp in self.own_settlement_spaces(p) if self.arm[sp] < lim and self.horde[sp] < 0]
         return spaces
@@ -337,7 +347,7 @@ class TurnMixin:
         lab = self.board.labels
         k = 0
         if len(sites) > 1:
-            k = yield self.ask(p, "place", f"Place the free {unit}", [lab[s] for s in sites], [(unit, s) for s in sites])
+            k = yield self.ask(p, "place", f"Place the free {unit}", self.space_names(sites), [(unit, s) for s in sites])
         yield from self.built(p, sites[k], unit)
 
     def built(self: "KState", p: int, sp: int, unit: str) -> Gen:
@@ -370,17 +380,16 @@ class TurnMixin:
         lab = self.board.labels
         if main == "settlement" and self.colour_room(p, main) <= 0 and self.can_pay(p, self.cost_of(p, main)):
             self.stats["shortage_settlements"] += 1    # could build, but the colour set is all out
+
+        def label(mv: tuple) -> str:
+            return f"Build a {m.structures[mv[1]].name.lower()} at {lab[mv[2]]}"
         while True:
-            labels, moves = [], []
+            moves: list[Any] = []
             if allowance + self.bonus_builds > 0:
                 for b in builds:
-                    cost = self.cost_of(p, b)
-                    if not self.can_pay(p, cost):
-                        continue
-                    for sp in self.unit_sites(p, b):
-                        labels.append(f"Build a {m.structures[b].name.lower()} at {lab[sp]}")
-                        moves.append(("build", b, sp))
-            mv = yield from self.phase_menu(p, "build", "build", f"{ph['name']}", labels, moves)
+                    if self.can_pay(p, self.cost_of(p, b)):
+                        moves += [("build", b, sp) for sp in self.unit_sites(p, b)]
+            mv = yield from self.phase_menu(p, "build", "build", f"{ph['name']}", moves, label)
             if mv is None:
                 break
             if mv[0] == "ability":
@@ -398,16 +407,18 @@ class TurnMixin:
         lab = self.board.labels
         if self.colour_room(p, "army") <= 0 and self.can_pay(p, self.cost_of(p, "army")):
             self.stats["shortage_armies"] += 1         # could train, but the colour set is all out
+
+        def label(mv: tuple) -> str:
+            return f"Train an army at {lab[mv[1]]}"
         while True:
-            labels, moves = [], []
+            moves: list[Any] = []
             cost = self.cost_of(p, "army")
             if self.can_pay(p, cost) and self.colour_room(p, "army") > 0:
                 lim = self.mods[p].stack_limit
-                for sp in range(len(self.owner)):
-                    if self.owner[sp] == p and self.arm[sp] < lim and self.trained[sp] < self.train_capacity(p, sp):
-                        labels.append(f"Train an army at {lab[sp]}")
-                        moves.append(("train", sp))
-            mv = yield from self.phase_menu(p, "train", "train", "Train phase", labels, moves)
+                own, arm, trained = self.owner, self.arm, self.trained
+                moves = [("train", sp) for sp in range(len(own))
+                         if own[sp] == p and arm[sp] < lim and trained[sp] < self.train_capacity(p, sp)]
+            mv = yield from self.phase_menu(p, "train", "train", "Train phase", moves, label)
             if mv is None:
                 return
             if mv[0] == "ability":
@@ -489,16 +500,17 @@ class TurnMixin:
     def step_move(self: "KState", p: int, ph: dict) -> Gen:
         cost = self.model.vec(self.model.rules["movement"]["cost-per-stack"])
         lab = self.board.labels
+
+        def label(mv: tuple) -> str:
+            return f"Move {mv[3]} from {lab[mv[1]]} to {lab[mv[2]]}"
         while True:
-            labels, moves = [], []
+            moves: list[Any] = []
             if self.can_pay(p, cost):
                 for sp in self.unmoved_stacks(p):
                     free = self.arm[sp] - self.moved[sp]
                     for n in range(free, 0, -1):     # the whole stack or any part of it
-                        for d in self.reachable(p, sp, n):
-                            labels.append(f"Move {n} from {lab[sp]} to {lab[d]}")
-                            moves.append(("move", sp, d, n))
-            mv = yield from self.phase_menu(p, "move", "move", "Move phase", labels, moves)
+                        moves += [("move", sp, d, n) for d in self.reachable(p, sp, n)]
+            mv = yield from self.phase_menu(p, "move", "move", "Move phase", moves, label)
             if mv is None:
                 return
             if mv[0] == "ability":
@@ -529,7 +541,7 @@ class TurnMixin:
             return
         lab = self.board.labels
         piece = e.get("piece")
-        k = yield self.ask(p, "relocate", f"Move the {piece} from {lab[sp]} to", [lab[d] for d in dests], dests)
+        k = yield self.ask(p, "relocate", f"Move the {piece} from {lab[sp]} to", self.space_names(dests), dests)
         d = dests[k]
         if piece == "settlement":
             self.sett[sp] -= 1
@@ -555,9 +567,12 @@ class TurnMixin:
 
     # ------------------------------------------------------------------ attack phase
     def battle_spaces(self: "KState", p: int) -> list[int]:
-        own, arm, horde = self.owner, self.arm, self.horde
+        own, arm, inv = self.owner, self.arm, self.inv
+        if not any(inv):     # no invaders anywhere: only the hordes' spaces can hold a battle
+            return [sp for sp in self.horde_spaces() if own[sp] == p and arm[sp]]
+        horde = self.horde
         return [sp for sp in range(len(own))
-                if (own[sp] == p and arm[sp] and horde[sp] >= 0) or (self.inv[sp] and self.inv_owner[sp] == p)]
+                if (own[sp] == p and arm[sp] and horde[sp] >= 0) or (inv[sp] and self.inv_owner[sp] == p)]
 
     def lra_targets(self: "KState", p: int, e: Any) -> list[int]:
         vs = e.get("vs")
@@ -594,7 +609,7 @@ class TurnMixin:
                 yield from self.battle(sp, "attack")
             if self.end_reason:
                 return
-        while (yield from self.phase_menu(p, "after-attack", "after-attack", "After the battles", [], [])):
+        while (yield from self.phase_menu(p, "after-attack", "after-attack", "After the battles", [])):
             pass
         yield from self.check_restarts()
 
@@ -604,7 +619,7 @@ class TurnMixin:
         if not dests:
             return
         lab = self.board.labels
-        k = yield self.ask(p, "march", f"March the stack from {lab[sp]} to", [lab[d] for d in dests], dests)
+        k = yield self.ask(p, "march", f"March the stack from {lab[sp]} to", self.space_names(dests), dests)
         d = dests[k]
         self.move_armies(p, sp, d, n)
         if self.inv[d] and self.inv_owner[d] == p:
@@ -632,7 +647,8 @@ class TurnMixin:
             if sum(self.res[p]) < price:
                 return
             k = yield self.ask(p, "buy-ability", "Buy another ability?",
-                               [f"Buy an ability for {price} resources", DONE], [("buy", price), ("done",)])
+                               lambda price=price: [f"Buy an ability for {price} resources", DONE],
+                               [("buy", price), DONE_MOVE])
             if k == 1:
                 return
             self.pay_any(p, price)
@@ -660,7 +676,8 @@ class TurnMixin:
         names = self.model.resource_names
         while sum(self.res[p]) > cap:
             held = [r for r in range(len(names)) if self.res[p][r]]
-            k = yield self.ask(p, "discard", f"Discard down to {cap}", [f"Discard {names[r]}" for r in held], held)
+            k = yield self.ask(p, "discard", f"Discard down to {cap}",
+                               lambda held=held: [f"Discard {names[r]}" for r in held], held)
             self.spend(p, held[k], 1)
             self.stats["resources_discarded"] += 1
         if sum(self.res[p]) > cap:
