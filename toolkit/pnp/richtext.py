@@ -20,6 +20,10 @@ ICON_RE = re.compile(r":([a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
 _SPLIT = re.compile(r"(\*\*|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:|\n)")
 ICON_EM = 1.05  # an icon's width, in ems
 ICON_GAP = 0.06  # space either side of an icon, in ems
+# An amount printed before the icon it counts ("3 :gold:", "+1 :strength:", "2x :die-6:") or after it
+# (":range: 3", ":shield: 1.", ":d10: 4-9", ":die-6: x2"): the two never part at a line break.
+AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[x\u00d7]?")
+AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[.,;:!?)]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +50,17 @@ class Fitted:
     height: float
 
 
-def unknown_icons(text: str, icons: IconSet) -> list[str]:
-    return sorted({m.group(1) for m in ICON_RE.finditer(text) if m.group(1) not in icons})
+def icon_names(text: str) -> list[str]:
+    """The icon names written in ``text`` (``:name:``), each once, in order."""
+    return list(dict.fromkeys(m.group(1) for m in ICON_RE.finditer(text)))
 
 
 def parse(text: str) -> list[list[list[Piece]]]:
-    """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text."""
+    """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text.
+
+    A word is what a line never breaks inside: an amount and its icon written with a space
+    between them ("3 :gold:", ":range: 2") make one word that keeps the space.
+    """
     paragraphs: list[list[list[Piece]]] = [[]]
     word: list[Piece] = []
     bold = False
@@ -59,7 +68,11 @@ def parse(text: str) -> list[list[list[Piece]]]:
     def end_word() -> None:
         nonlocal word
         if word:
-            paragraphs[-1].append(word)
+            para = paragraphs[-1]
+            if para and _binds(para[-1], word):
+                para[-1] = para[-1] + [Piece(" ", False)] + word
+            else:
+                para.append(word)
             word = []
 
     for part in _SPLIT.split(text):
@@ -83,6 +96,20 @@ def parse(text: str) -> list[list[list[Piece]]]:
                     word.append(Piece(chunk, bold))
     end_word()
     return paragraphs
+
+
+def _binds(left: list[Piece], right: list[Piece]) -> bool:
+    """Whether two words stay together: an amount and the icon it counts, in either order.
+
+    Only the text after the left word's last icon counts, so a chain such as
+    ":strength: 2 :action:" stays whole too.
+    """
+    if right[0].icon and not left[-1].icon:
+        tail = left[max((i for i, p in enumerate(left) if p.icon), default=-1) + 1:]
+        return AMOUNT_BEFORE.fullmatch("".join(p.text for p in tail).strip()) is not None
+    if left[-1].icon and not any(p.icon for p in right):
+        return AMOUNT_AFTER.fullmatch("".join(p.text for p in right)) is not None
+    return False
 
 
 @lru_cache(maxsize=65536)
