@@ -171,11 +171,15 @@ def legend_box(design: Design) -> Box | None:
 def draw_legend(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: Any,
                 target: Any, data: Any, index: int) -> None:
     """Draw the entries of this piece's page of the legend (page 1 outside a paged extra)."""
-    from toolkit.pnp.draw import _DEFAULT_INK, _check_icons, _ink, _overflow, _too_small
+    from toolkit.pnp.draw import _DEFAULT_INK, _ink, _overflow, _too_small
 
     style, pages, unknown = plan(env.icons, box, env.defaults)
-    for name in unknown:
-        _check_icons(f":{name}:", box, "icons", env, target)
+    if unknown:
+        where = box.where.get("icons")
+        env.collector.add(warning(
+            "HK402", f"the legend of {target.label} names {', '.join(map(repr, unknown))}, not an icon or die of icons.yaml "
+            "(left out)", where.file if where else target.file, where.line if where else target.line,
+            where.col if where else target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'}"))
     _too_small(env, target, box, index, style.size)
     page_no = int((ctx.get("legend") or {}).get("page", 1))
     colw = column_width(style, w)

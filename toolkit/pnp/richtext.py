@@ -68,11 +68,7 @@ def parse(text: str) -> list[list[list[Piece]]]:
     def end_word() -> None:
         nonlocal word
         if word:
-            para = paragraphs[-1]
-            if para and _binds(para[-1], word):
-                para[-1] = para[-1] + [Piece(" ", False)] + word
-            else:
-                para.append(word)
+            paragraphs[-1].append(word)
             word = []
 
     for part in _SPLIT.split(text):
@@ -95,21 +91,33 @@ def parse(text: str) -> list[list[list[Piece]]]:
                 else:
                     word.append(Piece(chunk, bold))
     end_word()
-    return paragraphs
+    return [_bind_amounts(para) for para in paragraphs]
 
 
-def _binds(left: list[Piece], right: list[Piece]) -> bool:
-    """Whether two words stay together: an amount and the icon it counts, in either order.
+def _is_amount(word: list[Piece], pattern: re.Pattern[str]) -> bool:
+    return not any(p.icon for p in word) and pattern.fullmatch("".join(p.text for p in word)) is not None
 
-    Only the text after the left word's last icon counts, so a chain such as
-    ":strength: 2 :action:" stays whole too.
+
+def _bind_amounts(words: list[list[Piece]]) -> list[list[Piece]]:
+    """Join each amount to the icon it counts: the icon right after it, else the icon right before it.
+
+    The joined words keep their space (as a piece) but never part at a line break.
     """
-    if right[0].icon and not left[-1].icon:
-        tail = left[max((i for i, p in enumerate(left) if p.icon), default=-1) + 1:]
-        return AMOUNT_BEFORE.fullmatch("".join(p.text for p in tail).strip()) is not None
-    if left[-1].icon and not any(p.icon for p in right):
-        return AMOUNT_AFTER.fullmatch("".join(p.text for p in right)) is not None
-    return False
+    joins: set[int] = set()  # i in joins: word i and word i + 1 are one
+    for i, word in enumerate(words):
+        if i + 1 < len(words) and words[i + 1][0].icon and _is_amount(word, AMOUNT_BEFORE):
+            joins.add(i)
+        elif i > 0 and words[i - 1][-1].icon and _is_amount(word, AMOUNT_AFTER):
+            joins.add(i - 1)
+    if not joins:
+        return words
+    out: list[list[Piece]] = []
+    for i, word in enumerate(words):
+        if i - 1 in joins:
+            out[-1] = out[-1] + [Piece(" ", False)] + word
+        else:
+            out.append(word)
+    return out
 
 
 @lru_cache(maxsize=65536)
