@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from conftest import CONTENT, FIXTURES, ROOT, run_cli
+from test_pnp import game_counts, page_ops
 from test_pnp_print_shop import pages_printing_near_the_edge
 
 pypdf = pytest.importorskip("pypdf")
@@ -51,19 +52,32 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, s
     return runs
 
 
+@pytest.fixture(scope="module")
+def legend_only(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each game's legend cards alone (`--only icon-legend`): their text is the legend's only."""
+    out = tmp_path_factory.mktemp("legend-only")
+    readers = {}
+    for game in GAMES:
+        pdf = out / f"{game}.pdf"
+        proc = run_cli("pnp", game, "--only", LEGEND, "--backs", "none", "-o", str(pdf))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        readers[game] = pypdf.PdfReader(str(pdf))
+    return readers
+
+
 def legend_pages(reader: Any) -> list[int]:
-    """Front sheets holding legend cards: their footer names the legend among the sheet's kinds."""
+    """The sheets (from 0) on which a legend card is placed."""
     return [i for i, page in enumerate(reader.pages)
-            if LEGEND in page.extract_text() and "back of page" not in page.extract_text()]
+            if any(form[0].startswith(f"face:{LEGEND}:") for form in page_ops(reader, page)[0])]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_prints_the_rule_word_of_every_icon_in_its_legend(printed: dict, game: str) -> None:
+def test_every_game_prints_the_rule_word_of_every_icon_in_its_legend(printed: dict, legend_only: dict,
+                                                                     game: str) -> None:
     pdf, _ = printed[game]
-    reader = pypdf.PdfReader(str(pdf))
-    pages = legend_pages(reader)
-    assert pages, f"{game}: no sheet holds the icon legend"
-    text = flat(" ".join(reader.pages[i].extract_text() for i in pages))
+    assert legend_pages(pypdf.PdfReader(str(pdf))), f"{game}: `hordekit pnp` places no legend card"
+    reader = legend_only[game]
+    text = flat(" ".join(page.extract_text() for page in reader.pages))
     words = rule_words(ROOT / "templates" / game / "icons.yaml")
     assert len(words) >= 5
     for name, word in words.items():
@@ -87,14 +101,14 @@ def _text_sizes(reader: Any, page: Any) -> list[tuple[str, float]]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_legend_words_print_at_6_pt_or_more(printed: dict, game: str) -> None:
-    pdf, said = printed[game]
-    assert not re.search(rf"warning HK4(01|11): text of extra '{LEGEND}'", said), said
-    reader = pypdf.PdfReader(str(pdf))
+def test_legend_words_print_at_6_pt_or_more(printed: dict, legend_only: dict, game: str) -> None:
+    _, said = printed[game]
+    assert not re.search(rf"warning HK4(01|11): text of extra '{LEGEND}", said), said
+    reader = legend_only[game]
     words = set(rule_words(ROOT / "templates" / game / "icons.yaml").values())
     sizes: dict[str, float] = {}  # each word is a bold run of its own; icons may draw tiny labels too
-    for i in legend_pages(reader):
-        for text, size in _text_sizes(reader, reader.pages[i]):
+    for page in reader.pages:
+        for text, size in _text_sizes(reader, page):
             if text.strip() in words:
                 sizes[text.strip()] = max(size, sizes.get(text.strip(), 0.0))
     assert set(sizes) == words and min(sizes.values()) >= 6 - 1e-3, sizes
@@ -107,13 +121,12 @@ def test_legend_sheets_keep_the_5_mm_margin(printed: dict, game: str) -> None:
     assert pages and pages_printing_near_the_edge(pdf, pages) == []
 
 
-def test_legend_cards_carry_the_version_mark(printed: dict) -> None:
-    from test_pnp import game_counts
-
-    pdf, _ = printed["kingdoms"]
-    fp = game_counts("kingdoms")["fingerprint"]
-    reader = pypdf.PdfReader(str(pdf))
-    assert all(f"v{fp[:8]}" in reader.pages[i].extract_text() for i in legend_pages(reader))
+@pytest.mark.parametrize("game", GAMES)
+def test_each_legend_card_carries_the_version_mark(legend_only: dict, game: str) -> None:
+    reader = legend_only[game]
+    fp = game_counts(game)["fingerprint"]
+    cards = sum(len(page_ops(reader, page)[0]) for page in reader.pages)
+    assert cards >= 2 and sum(p.extract_text().count(f"v{fp[:8]}") for p in reader.pages) == cards
 
 
 # --- the legend is laid out from the icon data ----------------------------------------------
