@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from conftest import CONTENT, FIXTURES, ROOT, run_cli
-from test_pnp import game_counts, page_ops
+from test_pnp import game_counts, page_ops, scratch_with_templates
 from test_pnp_print_shop import pages_printing_near_the_edge
 
 pypdf = pytest.importorskip("pypdf")
@@ -131,16 +131,6 @@ def test_each_legend_card_carries_the_version_mark(legend_only: dict, game: str)
 
 # --- the legend is laid out from the icon data ----------------------------------------------
 
-def _own_copy(tmp_path: Path, game: str) -> Path:
-    """A game folder of one's own: its content with its templates beside it."""
-    folder = tmp_path / game
-    shutil.copytree(CONTENT / game, folder)
-    shutil.copytree(ROOT / "templates" / game, folder / "print")
-    manifest = folder / "game.yaml"
-    manifest.write_text(manifest.read_text().replace("schemas: hordekit\n", "schemas: hordekit\ntemplates: print\n"))
-    return folder
-
-
 def _legend_text(tmp_path: Path, game: Path, *extra: str) -> tuple[str, Any, str]:
     pdf = tmp_path / "legend.pdf"
     proc = run_cli("pnp", str(game), "--only", LEGEND, "--backs", "none", "-o", str(pdf), *extra)
@@ -158,7 +148,7 @@ MORALE = '''  morale:
 
 
 def test_a_new_icon_in_icons_yaml_appears_in_the_legend_with_no_layout_change(tmp_path: Path) -> None:
-    game = _own_copy(tmp_path, "dice-battles")
+    game = scratch_with_templates(tmp_path, "dice-battles")
     layouts_before = (game / "print" / "layouts.yaml").read_text()
     before, _, _ = _legend_text(tmp_path, game)
     assert "Morale" not in before
@@ -170,7 +160,7 @@ def test_a_new_icon_in_icons_yaml_appears_in_the_legend_with_no_layout_change(tm
 
 
 def test_a_legend_too_long_for_one_card_continues_on_more_cards(tmp_path: Path) -> None:
-    game = _own_copy(tmp_path, "fantasy-draft")
+    game = scratch_with_templates(tmp_path, "fantasy-draft")
     icons = game / "print" / "icons.yaml"
     extra = "".join(MORALE.replace("morale", f"morale{n}").replace("Morale", f"Morale {n}") for n in range(1, 16))
     icons.write_text(icons.read_text().replace("icons:\n", "icons:\n" + extra, 1))
@@ -185,7 +175,7 @@ def test_a_legend_too_long_for_one_card_continues_on_more_cards(tmp_path: Path) 
 
 
 def test_a_legend_box_shows_only_the_icons_it_names(tmp_path: Path) -> None:
-    game = _own_copy(tmp_path, "kingdoms")
+    game = scratch_with_templates(tmp_path, "kingdoms")
     layouts = game / "print" / "layouts.yaml"
     layouts.write_text(layouts.read_text().replace("- {type: legend,", "- {type: legend, icons: [gold, d10],", 1))
     text, _, _ = _legend_text(tmp_path, game)
@@ -212,7 +202,7 @@ def test_the_icons_schema_requires_a_legend_for_every_icon(tmp_path: Path) -> No
 
 
 def test_an_icon_printed_in_card_text_that_the_legend_leaves_out_is_reported_at_the_card(tmp_path: Path) -> None:
-    game = _own_copy(tmp_path, "hordes-and-heroes")
+    game = scratch_with_templates(tmp_path, "hordes-and-heroes")
     layouts = game / "print" / "layouts.yaml"
     layouts.write_text(layouts.read_text().replace("- {type: legend,", "- {type: legend, exclude: [shield],", 1))
     proc = run_cli("validate", str(game))
