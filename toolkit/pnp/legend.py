@@ -181,9 +181,11 @@ def draw_legend(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: d
             "(left out)", where.file if where else target.file, where.line if where else target.line,
             where.col if where else target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'}"))
     _too_small(env, target, box, index, style.size)
-    page_no = int((ctx.get("legend") or {}).get("page", 1))
+    info = ctx.get("legend")
+    paged = isinstance(info, dict) and "pages" in info  # an extra's legend card (a content field may be 'legend')
+    page_no = int(info["page"]) if paged else 1
     colw = column_width(style, w)
-    if (len(pages) > 1 and "legend" not in ctx) or any(
+    if (len(pages) > 1 and not paged) or any(
             ln.width > colw - style.gutter() + 0.01 or it.height > h + 0.01
             for page in pages for col in page for it in col for ln in it.fitted.lines):
         _overflow(env, target, box, index, style.size)
