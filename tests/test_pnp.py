@@ -378,17 +378,18 @@ def test_bad_content_reports_diagnostics_and_exits_1(tmp_path: Path) -> None:
     assert not (tmp_path / "x.pdf").exists()
 
 
-def _scratch_with_templates(tmp_path: Path) -> Path:
-    game = tmp_path / HH
-    shutil.copytree(CONTENT / HH, game)
-    shutil.copytree(ROOT / "templates" / HH, game / "print")
+def scratch_with_templates(tmp_path: Path, game_id: str = HH) -> Path:
+    """A game folder of one's own: a shipped game's content with its templates beside it."""
+    game = tmp_path / game_id
+    shutil.copytree(CONTENT / game_id, game)
+    shutil.copytree(ROOT / "templates" / game_id, game / "print")
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace("schemas: hordekit\n", "schemas: hordekit\ntemplates: print\n"))
     return game
 
 
 def test_a_failed_run_leaves_the_previous_pdf_untouched(tmp_path: Path) -> None:
-    game = _scratch_with_templates(tmp_path)
+    game = scratch_with_templates(tmp_path)
     pdf = tmp_path / "out" / "hh.pdf"
     assert run_cli("pnp", str(game), "-o", str(pdf)).returncode == 0
     before = pdf.read_bytes()
@@ -403,7 +404,7 @@ def test_a_failed_run_leaves_the_previous_pdf_untouched(tmp_path: Path) -> None:
 
 
 def test_a_template_error_in_text_yaml_names_its_file_and_line(tmp_path: Path) -> None:
-    game = _scratch_with_templates(tmp_path)
+    game = scratch_with_templates(tmp_path)
     text = game / "print" / "text.yaml"
     lines = text.read_text().splitlines()
     n = next(i for i, ln in enumerate(lines) if ln.startswith("steam:"))
@@ -415,7 +416,7 @@ def test_a_template_error_in_text_yaml_names_its_file_and_line(tmp_path: Path) -
 
 
 def test_templates_cannot_compute_without_bound(tmp_path: Path) -> None:
-    game = _scratch_with_templates(tmp_path)
+    game = scratch_with_templates(tmp_path)
     layouts = game / "print" / "layouts.yaml"
     layouts.write_text(layouts.read_text().replace('text: "{{ name }}", font: bold, size: 11, min-size: 7}',
                                                    'text: "{{ 7 ** 20000000 }}", font: bold, size: 11, min-size: 7}', 1))
@@ -426,7 +427,7 @@ def test_templates_cannot_compute_without_bound(tmp_path: Path) -> None:
 
 
 def test_an_unknown_icon_is_a_warning_not_a_crash(tmp_path: Path) -> None:
-    game = _scratch_with_templates(tmp_path)
+    game = scratch_with_templates(tmp_path)
     text = game / "print" / "text.yaml"
     text.write_text(text.read_text().replace('steam: "Get {{ amount }} :steam:."', 'steam: "Get {{ amount }} :vapour:."'))
     proc = run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf"))

@@ -24,6 +24,7 @@ from toolkit.pnp.furniture import draw_furniture, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
 from toolkit.pnp.glyphs import read_icons
+from toolkit.pnp.legend import paginate_faces, unexplained_icons, widen_only
 from toolkit.pnp.templating import Templates, TemplateProblem, Where
 from toolkit.pnp.units import PAPERS, mm
 
@@ -99,7 +100,8 @@ def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared 
         return None, [error("HK403", exc.message, exc.file, exc.line)]
     if any(d.severity is Severity.ERROR for d in idiags):
         return None, idiags
-    faces, fdiags = collect_faces(loaded, layouts, only)
+    faces, fdiags = collect_faces(loaded, layouts, widen_only(only, layouts))
+    faces = paginate_faces(faces, icons, layouts, only)
     env = DrawEnv(templates, layouts.defaults, game.dir, Collector(), icons)
     for d in fdiags:
         env.collector.add(d)
@@ -162,6 +164,8 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
         _render(None, design, base_context(loaded), prepared.env, Target(f"board '{bname}'", where.file, where.line),
                 0.0, loaded)
     _check_backs(prepared, loaded)
+    for d in unexplained_icons(prepared.env.used_icons, prepared.env.icons, prepared.layouts):
+        prepared.env.collector.add(d)
     return prepared.env.collector.diagnostics
 
 

@@ -53,6 +53,7 @@ class DrawEnv:
     collector: Collector
     icons: IconSet = field(default_factory=IconSet)
     art_errors: bool = False  # validate: missing art is an error; printing: a warning and a placeholder
+    used_icons: dict[str, Target] = field(default_factory=dict)  # icon -> the first piece that prints it
 
 
 _DEFAULT_INK = "#222222"
@@ -198,7 +199,11 @@ def _line(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
 
 
 def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) -> None:
-    for name in richtext.unknown_icons(text, env.icons):
+    """Unknown icons are HK402; known ones are noted, so an icon no legend explains can be found."""
+    for name in richtext.icon_names(text):
+        if name in env.icons:
+            env.used_icons.setdefault(name, target)
+            continue
         env.collector.add(warning(
             "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", target.file, target.line,
             target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
@@ -252,8 +257,7 @@ def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     name = env.templates.render(str(box.props.get("icon", "")), box.where.get("icon", _nowhere(target)), ctx).strip().strip(":")
     if not name:
         return
-    if name not in env.icons:
-        _check_icons(f":{name}:", box, "icon", env, target)
+    _check_icons(f":{name}:", box, "icon", env, target)
     if c is not None:
         ink = _ink(env, box, "colour", ctx, target, _DEFAULT_INK) or (0, 0, 0)
         s = min(w, h)
@@ -460,7 +464,15 @@ def _cells(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
         richtext.draw(c, fitted, font, cx + cw * 0.05, cy + chh * 0.05, cw * 0.9, chh * 0.9, "center", "middle", ink, env.icons)
 
 
+def _legend(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
+            target: Target, data: Any, index: int) -> None:
+    """The game's icon legend (toolkit.pnp.legend), imported only by layouts that have one."""
+    from toolkit.pnp.legend import draw_legend
+
+    draw_legend(c, box, x, y, w, h, ctx, env, target, data, index)
+
+
 _BOX_DRAW = {"rect": _rect, "ellipse": _rect, "hex": _hex, "arrow": _arrow, "line": _line, "text": _text, "icon": _icon, "image": _image,
-             "list": _list, "cells": _cells}
+             "list": _list, "cells": _cells, "legend": _legend}
 
 __all__ = ["render_design", "DrawEnv", "Target", "Collector", "TemplateProblem"]

@@ -26,11 +26,18 @@ _PATH_TOKENS = re.compile(r"[MLCZ]|-?(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?")
 
 @dataclass(frozen=True)
 class Icon:
-    """One named glyph: its legend and its shapes (dicts as written in icons.yaml)."""
+    """One named glyph: its legend and its shapes (dicts as written in icons.yaml).
+
+    ``word`` is the rule word the icon stands for; the faces of one die share a ``group`` (the
+    die's name), so a legend prints them once, side by side, with the die's ``group_legend``.
+    """
 
     name: str
     legend: str
     shapes: tuple[dict[str, Any], ...]
+    word: str = ""
+    group: str = ""
+    group_legend: str = ""
 
 
 @dataclass
@@ -209,22 +216,34 @@ def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconS
     if problems:
         return IconSet(), [_recode(d) for d in problems]
     icons: dict[str, Icon] = {}
-    for iname, raw in (doc.data.get("icons") or {}).items():
-        icons[str(iname)] = Icon(str(iname), str(raw["legend"]), tuple(raw["shapes"]))
-    for dname, raw in (doc.data.get("dice") or {}).items():
-        faces = raw["faces"]
-        if isinstance(faces, str):
-            line = doc.pos(("dice", dname, "faces")).line
-            text = render(faces, line) if render else faces
-            faces = [f for f in re.split(r"[\s,\[\]']+", text) if f]
-        pattern = str(raw.get("icon", f"{dname}-{{face}}"))
-        legend = str(raw.get("legend", f"{dname} showing {{face}}"))
-        shape, style = str(raw.get("shape", "square")), str(raw.get("style", "number"))
-        for face in map(str, faces):
-            n = pattern.replace("{face}", face)
-            icons[n] = Icon(n, legend.replace("{face}", face),
-                            die_face_shapes(face, shape, style, str(raw.get("fill", "#ffffff")), str(raw.get("ink", "ink"))))
+    for section in doc.data:  # the file's own order is the legend's order
+        if section == "icons":
+            for iname, raw in (doc.data.get("icons") or {}).items():
+                icons[str(iname)] = Icon(str(iname), str(raw["legend"]), tuple(raw["shapes"]),
+                                         str(raw.get("word", str(iname).replace("-", " "))))
+        elif section == "dice":
+            for dname, raw in (doc.data.get("dice") or {}).items():
+                icons.update(_die_icons(str(dname), raw, doc.pos(("dice", dname, "faces")).line, render))
     return IconSet(icons), []
+
+
+def _die_icons(dname: str, raw: dict[str, Any], faces_line: int, render: Render | None) -> dict[str, Icon]:
+    """One icon per face of a die, drawn from its shape, colours and face list."""
+    faces = raw["faces"]
+    if isinstance(faces, str):
+        text = render(faces, faces_line) if render else faces
+        faces = [f for f in re.split(r"[\s,\[\]']+", text) if f]
+    pattern = str(raw.get("icon", f"{dname}-{{face}}"))
+    legend = str(raw.get("legend", f"{dname} showing {{face}}"))
+    summary = str(raw.get("legend-all", legend.replace("{face}", "that face")))
+    shape, style = str(raw.get("shape", "square")), str(raw.get("style", "number"))
+    out: dict[str, Icon] = {}
+    for face in map(str, faces):
+        n = pattern.replace("{face}", face)
+        out[n] = Icon(n, legend.replace("{face}", face),
+                      die_face_shapes(face, shape, style, str(raw.get("fill", "#ffffff")), str(raw.get("ink", "ink"))),
+                      str(raw.get("word", dname)), dname, summary)
+    return out
 
 
 def _recode(d: Diagnostic) -> Diagnostic:

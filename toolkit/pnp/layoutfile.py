@@ -31,6 +31,7 @@ BOX_KEYS: dict[str, set[str]] = {
     "list": {"source", "row", "columns", "tick", "sort", "font", "size", "min-size", "leading", "colour", "gap"},
     "cells": {"count", "columns", "text", "fill", "stroke", "stroke-width", "font", "size", "colour", "highlight",
               "highlight-fill"},
+    "legend": {"icons", "exclude", "font", "size", "leading", "colour", "icon-size", "gap", "columns", "column-gap"},
 }
 COMMON_KEYS = {"type", "x", "y", "w", "h", "when", "rotate", "name"}
 FONTS = {"regular", "bold", "italic", "bold-italic"}
@@ -181,9 +182,14 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad(p + ("orientation",), "orientation must be pointy or flat")
         if "font" in raw and raw["font"] not in FONTS:
             bad(p + ("font",), f"unknown font '{raw['font']}'", f"one of: {', '.join(sorted(FONTS))}")
-        for key in ("size", "min-size", "stroke-width", "radius", "leading", "head"):
+        for key in ("size", "min-size", "stroke-width", "radius", "leading", "head", "icon-size", "gap", "column-gap"):
             if key in raw and not _num(raw[key]):
                 bad(p + (key,), f"'{key}' must be a number")
+        for key in ("icons", "exclude"):
+            if key in raw and not (isinstance(raw[key], list) and all(isinstance(v, str) for v in raw[key])):
+                bad(p + (key,), f"'{key}' must be a list of icon (or die) names from icons.yaml")
+        if kind == "legend" and not (isinstance(raw.get("columns", 1), int) and 1 <= raw.get("columns", 1) <= 6):
+            bad(p + ("columns",), "columns must be a whole number from 1 to 6")
         props = {k: v for k, v in raw.items() if k not in COMMON_KEYS or k == "name"}  # name: for messages
         wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
         return Box(kind, *geo, props=props, where=wheres,

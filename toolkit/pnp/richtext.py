@@ -20,6 +20,10 @@ ICON_RE = re.compile(r":([a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
 _SPLIT = re.compile(r"(\*\*|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:|\n)")
 ICON_EM = 1.05  # an icon's width, in ems
 ICON_GAP = 0.06  # space either side of an icon, in ems
+# An amount printed before the icon it counts ("3 :gold:", "+1 :strength:", "2x :die-6:") or after it
+# (":range: 3", ":shield: 1.", ":d10: 4-9", ":die-6: x2"): the two never part at a line break.
+AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[x\u00d7]?")
+AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[.,;:!?)]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +50,17 @@ class Fitted:
     height: float
 
 
-def unknown_icons(text: str, icons: IconSet) -> list[str]:
-    return sorted({m.group(1) for m in ICON_RE.finditer(text) if m.group(1) not in icons})
+def icon_names(text: str) -> list[str]:
+    """The icon names written in ``text`` (``:name:``), each once, in order."""
+    return list(dict.fromkeys(m.group(1) for m in ICON_RE.finditer(text)))
 
 
 def parse(text: str) -> list[list[list[Piece]]]:
-    """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text."""
+    """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text.
+
+    A word is what a line never breaks inside: an amount and its icon written with a space
+    between them ("3 :gold:", ":range: 2") make one word that keeps the space.
+    """
     paragraphs: list[list[list[Piece]]] = [[]]
     word: list[Piece] = []
     bold = False
@@ -82,7 +91,33 @@ def parse(text: str) -> list[list[list[Piece]]]:
                 else:
                     word.append(Piece(chunk, bold))
     end_word()
-    return paragraphs
+    return [_bind_amounts(para) for para in paragraphs]
+
+
+def _is_amount(word: list[Piece], pattern: re.Pattern[str]) -> bool:
+    return not any(p.icon for p in word) and pattern.fullmatch("".join(p.text for p in word)) is not None
+
+
+def _bind_amounts(words: list[list[Piece]]) -> list[list[Piece]]:
+    """Join each amount to the icon it counts: the icon right after it, else the icon right before it.
+
+    The joined words keep their space (as a piece) but never part at a line break.
+    """
+    joins: set[int] = set()  # i in joins: word i and word i + 1 are one
+    for i, word in enumerate(words):
+        if i + 1 < len(words) and words[i + 1][0].icon and _is_amount(word, AMOUNT_BEFORE):
+            joins.add(i)
+        elif i > 0 and words[i - 1][-1].icon and _is_amount(word, AMOUNT_AFTER):
+            joins.add(i - 1)
+    if not joins:
+        return words
+    out: list[list[Piece]] = []
+    for i, word in enumerate(words):
+        if i - 1 in joins:
+            out[-1] = out[-1] + [Piece(" ", False)] + word
+        else:
+            out.append(word)
+    return out
 
 
 @lru_cache(maxsize=65536)
