@@ -40,30 +40,39 @@ def _deal(st: "HHState", seat: int, pick) -> None:  # noqa: ANN001
                 hand[i] = c
 
 
-def _lowest(counts: list[int]) -> int:
-    for i, c in enumerate(counts):
-        if c:
-            return i
-    raise RuntimeError("the hero deck holds fewer cards than the hands to deal")
-
-
 def redact(st: "HHState", seat: int) -> Any:
-    taken = _pool_others(st, seat)
-    if not taken:
+    """Deal the other hands canonically: the lowest card indices of the unseen pool, seat by seat.
+
+    The redacted hands and deck counts are new lists swapped in for the real ones, which the
+    token keeps: restoring is two assignments, and the cards are dealt in one walk up the pool
+    instead of a search from the first card for every card. The seat's own hand stays the same
+    list, so rules holding it keep working."""
+    hands, counts = st.hands, st.deck_counts
+    others = [q for q, hand in enumerate(hands) if q != seat and hand]
+    if not others:
         return ()
-    _deal(st, seat, _lowest)
-    return taken
+    pool = counts[:]
+    for q in others:
+        for c in hands[q]:
+            pool[c] += 1
+    dealt = hands[:]
+    i = 0
+    for q in others:
+        hand = []
+        for _ in hands[q]:
+            while not pool[i]:
+                i += 1
+            pool[i] -= 1
+            hand.append(i)
+        dealt[q] = hand
+    st.hands, st.deck_counts = dealt, pool
+    return hands, counts
 
 
 def restore(st: "HHState", token: Any) -> None:
-    counts = st.deck_counts
-    for q, original in token:
-        hand = st.hands[q]
-        for c in hand:
-            counts[c] += 1
-        for c in original:
-            counts[c] -= 1
-        hand[:] = original
+    """Put back the real hands and deck counts that `redact` swapped out."""
+    if token:
+        st.hands, st.deck_counts = token
 
 
 def resample(st: "HHState", seat: int, rng: random.Random) -> None:
