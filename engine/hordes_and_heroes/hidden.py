@@ -40,32 +40,47 @@ def _deal(st: "HHState", seat: int, pick) -> None:  # noqa: ANN001
                 hand[i] = c
 
 
-def redact(st: "HHState", seat: int) -> Any:
-    """Deal the other hands canonically: the lowest card indices of the unseen pool, seat by seat.
-
-    The redacted hands and deck counts are new lists swapped in for the real ones, which the
-    token keeps: restoring is two assignments, and the cards are dealt in one walk up the pool
-    instead of a search from the first card for every card. The seat's own hand stays the same
-    list, so rules holding it keep working."""
-    hands, counts = st.hands, st.deck_counts
-    others = [q for q, hand in enumerate(hands) if q != seat and hand]
-    if not others:
-        return ()
+def _canonical(hands: list[list[int]], counts: list[int], seat: int) -> tuple[tuple, tuple[int, ...]]:
+    """The other hands dealt the lowest card indices of the unseen pool, seat by seat (None for
+    the seat's own hand and for empty ones), and the deck counts left; one walk up the pool."""
     pool = counts[:]
-    for q in others:
-        for c in hands[q]:
-            pool[c] += 1
-    dealt = hands[:]
+    for q, hand in enumerate(hands):
+        if q != seat:
+            for c in hand:
+                pool[c] += 1
+    dealt: list[tuple[int, ...] | None] = []
     i = 0
-    for q in others:
-        hand = []
-        for _ in hands[q]:
+    for q, hand in enumerate(hands):
+        if q == seat or not hand:
+            dealt.append(None)
+            continue
+        cards = []
+        for _ in hand:
             while not pool[i]:
                 i += 1
             pool[i] -= 1
-            hand.append(i)
-        dealt[q] = hand
-    st.hands, st.deck_counts = dealt, pool
+            cards.append(i)
+        dealt.append(tuple(cards))
+    return tuple(dealt), tuple(pool)
+
+
+def redact(st: "HHState", seat: int) -> Any:
+    """Deal the other hands canonically: the lowest card indices of the unseen pool.
+
+    The redacted hands and deck counts are new lists swapped in for the real ones, which the
+    token keeps, so restoring is two assignments. The seat's own hand stays the same list, so
+    rules holding it keep working. The canonical deal is remembered per seat with the real
+    hands and counts it was made from: bots decide many times between two draws (every step of
+    a roll), and comparing two short lists is far cheaper than dealing again. The memo only ever
+    hands out fresh copies, so nothing done to a redacted state or its clones can change it."""
+    hands, counts = st.hands, st.deck_counts
+    memo = st.redactions.get(seat)
+    if memo is None or memo[0] != counts or memo[1] != hands:
+        dealt, pool = _canonical(hands, counts, seat)
+        memo = st.redactions[seat] = (counts[:], [h[:] for h in hands], dealt, pool)
+    dealt = memo[2]
+    st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
+    st.deck_counts = list(memo[3])
     return hands, counts
 
 

@@ -153,9 +153,10 @@ class HHState(SequentialState):
         self.moves: tuple = ()             # structured twin of the pending options, for bots
         self.dkind = ""                    # what the pending decision is about, for bots
         self._labels: dict[Any, str] = {}
+        self.redactions: dict[int, tuple] = {}   # seat -> last canonical deal (hidden.redact)
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_labels"}
+    SHARED = SequentialState.SHARED | {"_labels", "redactions"}
 
     def _fresh(self) -> "HHState":
         return HHState(self.model, self.n, self.options, self.situation)
