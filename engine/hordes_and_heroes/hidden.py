@@ -69,15 +69,16 @@ def redact(st: "HHState", seat: int) -> Any:
 
     The redacted hands and deck counts are new lists swapped in for the real ones, which the
     token keeps, so restoring is two assignments. The seat's own hand stays the same list, so
-    rules holding it keep working. The canonical deal is remembered per seat with the real
-    hands and counts it was made from: bots decide many times between two draws (every step of
-    a roll), and comparing two short lists is far cheaper than dealing again. The memo only ever
+    rules holding it keep working. The canonical deal is remembered per seat with the deck
+    counts and other hands it was made from: bots decide many times between two draws (every
+    step of a roll), and comparing short lists is far cheaper than dealing again. The memo only
     hands out fresh copies, so nothing done to a redacted state or its clones can change it."""
     hands, counts = st.hands, st.deck_counts
+    others = hands[:seat] + hands[seat + 1:]
     memo = st.redactions.get(seat)
-    if memo is None or memo[0] != counts or memo[1] != hands:
+    if memo is None or memo[0] != counts or memo[1] != others:
         dealt, pool = _canonical(hands, counts, seat)
-        memo = st.redactions[seat] = (counts[:], [h[:] for h in hands], dealt, pool)
+        memo = st.redactions[seat] = (counts[:], [h[:] for h in others], dealt, pool)
     dealt = memo[2]
     st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
     st.deck_counts = list(memo[3])
