@@ -154,9 +154,10 @@ class HHState(SequentialState):
         self.dkind = ""                    # what the pending decision is about, for bots
         self._labels: dict[Any, str] = {}
         self.redactions: dict[int, tuple] = {}   # seat -> last canonical deal (hidden.redact)
+        self.sound: dict[Any, Any] = {}          # invariant group -> inputs last found sound
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_labels", "redactions"}
+    SHARED = SequentialState.SHARED | {"_labels", "redactions", "sound"}
 
     def _fresh(self) -> "HHState":
         return HHState(self.model, self.n, self.options, self.situation)
@@ -285,26 +286,24 @@ class HHState(SequentialState):
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
         order = ("action", "dice", "attack", "horde", "end")
         start = order.index(phase)
-        # each phase starts with a checkpoint, where a clone can pick the game up again
+        # A turn starts with a checkpoint, where a clone can pick the game up again. One per turn,
+        # not one per phase: a snapshot copies the whole state, which costs more than replaying
+        # the few actions of a turn, and cloning replays the log snapshotting at each checkpoint.
         if start <= 0:
             self.checkpoint("action")
             self.phase = "action"
             yield from self.action_phase(seat)
         if start <= 1:
-            self.checkpoint("dice")
             self.phase = "dice"
             yield from self.roll_step(seat)
         if start <= 2:
-            self.checkpoint("attack")
             self.phase = "attack"
             yield from self.attack_step(seat)
             yield from self.counterattack_step(seat)
             yield from self.treasure_step(seat)
         if start <= 3:
-            self.checkpoint("horde")
             self.phase = "horde"
             yield from self.horde_phase(seat)
-        self.checkpoint("end")
         self.phase = "end"
         yield from self.end_phase(seat)
 
