@@ -9,6 +9,7 @@ events, and lets a scenario name the card it wants ("Vampire Lord") instead of a
 from __future__ import annotations
 
 from functools import partial
+from itertools import compress
 from typing import Any, Callable, Iterable, Iterator
 
 from engine.core.api import CHANCE, Decision, GameResult
@@ -24,6 +25,12 @@ FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
 _REVEAL: dict[str, str] = {}
 _VERBS = {"play": "Play", "recruit": "Recruit"}
+
+
+def in_stock(counts: list[int]) -> tuple[list[int], tuple[float, ...]]:
+    """The indices of the cards left in a deck of counts, and their counts as draw weights;
+    built by C-level iterators since a draw happens every few steps."""
+    return list(compress(range(len(counts)), counts)), tuple(map(float, filter(None, counts)))
 
 
 def names_of(items: tuple, idx: list[int]) -> list[str]:
@@ -196,9 +203,9 @@ class HHState(SequentialState):
             self.deck_size, self.discard_size = self.discard_size, 0
         counts = self.deck_counts
         deck = self.model.deck
-        idx = [i for i, c in enumerate(counts) if c]
-        a = yield Decision(CHANCE, "Draw from the hero deck", weights=tuple([float(counts[i]) for i in idx]),
-                           n=len(idx), labels=partial(names_of, deck, idx))
+        idx, weights = in_stock(counts)
+        a = yield Decision(CHANCE, "Draw from the hero deck", weights=weights, n=len(idx),
+                           labels=partial(names_of, deck, idx))
         card = idx[a]
         counts[card] -= 1
         self.deck_size -= 1
@@ -446,6 +453,16 @@ class HHState(SequentialState):
             label = self._labels[key] = f"Activate {c.name} {how}"
         return label
 
+    def activations(self, party: list[PartyHero]) -> list[tuple]:
+        """Every way to activate an inactive hero of `party` with the free dice or steam."""
+        faces, locked = self.faces, self.locked
+        counts = [0] * 7
+        for i, f in enumerate(faces):
+            if not locked[i]:
+                counts[f] += 1
+        counts[0] = 0
+        return [("act", h, pay) for h in party if not h.active for pay in self.payments(h, counts)]
+
     def roll_labels(self, moves: list[tuple], faces: tuple[int, ...], rerolls: int) -> Callable[[], list[str]]:
         """The labels of a roll-step choice, built only if read, from the dice as they were."""
         def build() -> list[str]:
@@ -482,18 +499,12 @@ class HHState(SequentialState):
         deck = self.model.deck
         while True:
             toggled: set[int] = set()
+            acts: list[tuple] | None = None   # keeping or releasing a die leaves these as they are
             while True:
                 faces, locked, kept = self.faces, self.locked, self.kept
-                counts = [0] * 7
-                for i, f in enumerate(faces):
-                    if not locked[i]:
-                        counts[f] += 1
-                counts[0] = 0
-                moves: list[tuple] = []
-                for h in party:
-                    if not h.active:
-                        for pay in self.payments(h, counts):
-                            moves.append(("act", h, pay))
+                if acts is None:
+                    acts = self.activations(party)
+                moves = acts[:]
                 if self.rerolls > 0:
                     can_roll = False
                     for i, f in enumerate(faces):
@@ -513,6 +524,7 @@ class HHState(SequentialState):
                 move = moves[a]
                 kind = move[0]
                 if kind == "act":
+                    acts = None
                     h, pay = move[1], move[2]
                     if pay[3]:
                         self.discounts.remove(pay[3])
@@ -712,10 +724,10 @@ class HHState(SequentialState):
                 if not level:
                     continue
                 counts = self.treasure_counts
-                idx = [i for i, c in enumerate(counts) if c]
+                idx, weights = in_stock(counts)
                 if not idx:
                     break
-                a = yield Decision(CHANCE, "Draw a treasure", weights=tuple([float(counts[i]) for i in idx]),
+                a = yield Decision(CHANCE, "Draw a treasure", weights=weights,
                                    n=len(idx), labels=partial(names_of, trs, idx))
                 t = idx[a]
                 counts[t] -= 1
@@ -744,10 +756,9 @@ class HHState(SequentialState):
         towns = self.model.towns
         if line and line[-1].up:
             counts = self.town_counts
-            idx = [i for i, c in enumerate(counts) if c]
+            idx, weights = in_stock(counts)
             if idx:  # no town left: nothing happens (FAQ)
-                a = yield Decision(CHANCE, "The vanguard destroys a town card",
-                                   weights=tuple([float(counts[i]) for i in idx]), n=len(idx),
+                a = yield Decision(CHANCE, "The vanguard destroys a town card", weights=weights, n=len(idx),
                                    labels=partial(names_of, towns, idx))
                 t = idx[a]
                 counts[t] -= 1
