@@ -383,11 +383,11 @@ class GamePlan:
         if v is not None:
             return v
         plan, pair = self.plan, self.pair
-        v = plan.single(card)
+        v = s_card = plan.single(card)
         for b in plan.base(key):
             w = pair.get((b, card))
             if w is None:
-                w = pair[(b, card)] = pair[(card, b)] = plan.duo(b, card) - plan.single(b) - plan.single(card)
+                w = pair[(b, card)] = pair[(card, b)] = plan.duo(b, card) - plan.single(b) - s_card
             v += w
         if len(self.roughs) > 200_000:
             self.roughs.clear()

@@ -301,16 +301,18 @@ def _wanted_dice(st: HHState) -> set[int]:
     deck = st.model.deck
     disc = max(st.discounts) if st.discounts else 0
     plans: list[tuple[float, set[int]]] = []
+    face, same = 0, set()   # every X hero collects the commonest face (the highest of a tie)
     for h in st.parties[st.current]:
         if h.active:
             continue
         c = deck[h.card]
         if c.xn:
             need = c.xn - disc
-            face = max(range(1, 7), key=lambda f: (counts[f], f))
-            have = min(counts[face], need)
-            keep = {i for i in free if faces[i] == face}
-            missing = need - have
+            if not face:
+                face = max(range(1, 7), key=lambda f: (counts[f], f))
+                same = {i for i in free if faces[i] == face}
+            keep = same
+            missing = need - min(counts[face], need)
         elif c.exact:
             keep, missing, used = set(), 0, [0] * 7
             for f in c.exact:

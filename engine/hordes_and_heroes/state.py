@@ -23,6 +23,7 @@ HIDDEN_L2 = -2
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
+_EXACT = ("exact", 0, 0, 0)
 _REVEAL: dict[str, str] = {}
 _VERBS = {"play": "Play", "recruit": "Recruit"}
 
@@ -406,16 +407,19 @@ class HHState(SequentialState):
             self.discard_size += 1
 
     # ------------------------------------------------------------------ 2A. roll step
-    def payments(self, h: PartyHero, counts: list[int]) -> list[tuple]:
+    def payments(self, h: PartyHero, counts: list[int], discs: list[int] | None = None) -> list[tuple]:
         """Legal ways to pay a hero's activation cost with the free dice `counts` or steam.
 
         A pending cost reduction is the player's to use or keep: a set-of-X hero is offered at its
         full cost and once per distinct reduction waiting, so the player decides which hero it
-        goes to (rulebook: a reducer "can" reduce another hero's cost)."""
+        goes to (rulebook: a reducer "can" reduce another hero's cost). `discs`: 0 then the
+        distinct reductions waiting, largest first (given when known)."""
         c: DeckCard = self.model.deck[h.card]
         out: list[tuple] = []
         if c.xn:
-            for disc in [0] + sorted(set(self.discounts), reverse=True):
+            if discs is None:
+                discs = [0] + sorted(set(self.discounts), reverse=True)
+            for disc in discs:
                 need = c.xn - disc
                 if need <= 0:
                     out.append(("free", 0, 0, disc))
@@ -424,12 +428,11 @@ class HHState(SequentialState):
                         if counts[f] >= need:
                             out.append(("dice", f, need, disc))
         else:
-            ec = c.exact_counts
-            for f in range(1, 7):
-                if counts[f] < ec[f]:
+            for f, n in c.faces:
+                if counts[f] < n:
                     break
             else:
-                out.append(("exact", 0, 0, 0))
+                out.append(_EXACT)
         if c.steam and self.steam >= c.steam:
             out.append(("steam", 0, c.steam, 0))
         return out
@@ -461,7 +464,8 @@ class HHState(SequentialState):
             if not locked[i]:
                 counts[f] += 1
         counts[0] = 0
-        return [("act", h, pay) for h in party if not h.active for pay in self.payments(h, counts)]
+        discs = [0] + sorted(set(self.discounts), reverse=True) if self.discounts else [0]
+        return [("act", h, pay) for h in party if not h.active for pay in self.payments(h, counts, discs)]
 
     def roll_labels(self, moves: list[tuple], faces: tuple[int, ...], rerolls: int) -> Callable[[], list[str]]:
         """The labels of a roll-step choice, built only if read, from the dice as they were."""
