@@ -70,9 +70,9 @@ def _totals(m: "Model") -> tuple[Any, ...]:
     return got
 
 
-def _cards_hold(st: "HHState") -> bool:
-    """Every hero-deck card is in the deck, the discard pile, a hand, a party or in play; no
-    negative count."""
+def _hero_card_copies(st: "HHState") -> list[int]:
+    """Copies of each hero-deck card in the deck, the discard pile, the hands, the parties, in
+    play and (in a scenario) left in the box."""
     have = list(map(add, st.deck_counts, st.discard_counts))
     for hand in st.hands:
         for c in hand:
@@ -82,43 +82,35 @@ def _cards_hold(st: "HHState") -> bool:
             have[h.card] += 1
     for c in st.in_play:
         have[c] += 1
-    if st.deck_box:
-        have = list(map(add, have, st.deck_box))
-    return have == _totals(st.model)[1] and sum(st.deck_counts) == st.deck_size \
-        and sum(st.discard_counts) == st.discard_size \
-        and min(st.deck_counts, default=0) >= 0 and min(st.discard_counts, default=0) >= 0
+    return list(map(add, have, st.deck_box)) if st.deck_box else have
 
 
-def _horde_holds(st: "HHState") -> bool:
-    """Every monster is hidden, in a stack, set aside or won; hidden slots match the unrevealed
-    monsters; no empty stack in the line, no hidden card face up; no negative count."""
-    mon_q = _totals(st.model)[2]
-    mons = [0] * (len(mon_q) + 2)   # hidden slots count at the end (HIDDEN_L1 is -1, HIDDEN_L2 -2)
+def _monster_copies(st: "HHState") -> tuple[list[int], int, int]:
+    """Copies of each monster (hidden pool, stacks, set aside, victory piles, scenario box), and
+    the hidden level 1 and level 2 slots in the stacks."""
+    mons = [0] * (len(st.pool) + 2)   # hidden slots count at the end (HIDDEN_L1 is -1, HIDDEN_L2 -2)
     for s in st.line:
-        cards = s.cards
-        if not cards or (s.up and cards[-1] < 0):
-            return False
-        for c in cards:
+        for c in s.cards:
             mons[c] += 1
     for c in st.set_aside:
         mons[c] += 1
     for v in st.victory:
         for c in v:
             mons[c] += 1
-    pool = st.pool
-    hidden2, hidden1 = mons[HIDDEN_L2], mons[HIDDEN_L1]
+    hidden1, hidden2 = mons[HIDDEN_L1], mons[HIDDEN_L2]
     del mons[-2:]
-    mons = list(map(add, mons, pool))
-    if st.monster_box:
-        mons = list(map(add, mons, st.monster_box))
-    get = pool.__getitem__
-    return mons == mon_q and min(pool, default=0) >= 0 and hidden1 == sum(map(get, st.l1_ids)) \
-        and hidden2 == sum(map(get, st.l2_ids)) + sum(map(get, st.boss_ids))
+    mons = list(map(add, mons, st.pool))
+    return (list(map(add, mons, st.monster_box)) if st.monster_box else mons), hidden1, hidden2
 
 
-def _treasures_hold(st: "HHState") -> bool:
-    """Every treasure is in the deck, the discard, the box, being drawn or on a hero (level 1 or
-    2); no negative count."""
+def _hidden_in_pool(st: "HHState") -> tuple[int, int]:
+    """Unrevealed level 1 monsters, and unrevealed level 2 monsters and bosses."""
+    get = st.pool.__getitem__
+    return sum(map(get, st.l1_ids)), sum(map(get, st.l2_ids)) + sum(map(get, st.boss_ids))
+
+
+def _treasure_copies(st: "HHState") -> list[int]:
+    """Copies of each treasure in the deck, the discard, the box, being drawn or on a hero."""
     tre = list(st.treasure_counts)
     for t in st.treasure_discard:
         tre[t] += 1
@@ -130,18 +122,48 @@ def _treasures_hold(st: "HHState") -> bool:
         for h in party:
             if h.treasure >= 0:
                 tre[h.treasure] += 1
-                if h.tlevel != 1 and h.tlevel != 2:
-                    return False
-    return tre == _totals(st.model)[3] and min(st.treasure_counts, default=0) >= 0
+    return tre
 
 
-def _towns_hold(st: "HHState") -> bool:
-    """Every town card is in the town deck or won by a player (or left out by a scenario); no
-    negative count."""
+def _town_copies(st: "HHState") -> list[int]:
+    """Copies of each town card in the town deck or won (the scenario box not counted)."""
     town = list(st.town_counts)
     for won in st.towns_won:
         for t in won:
             town[t] += 1
+    return town
+
+
+def _cards_hold(st: "HHState") -> bool:
+    """No hero-deck card created or lost; deck and discard sizes in step; no negative count."""
+    return _hero_card_copies(st) == _totals(st.model)[1] and sum(st.deck_counts) == st.deck_size \
+        and sum(st.discard_counts) == st.discard_size \
+        and min(st.deck_counts, default=0) >= 0 and min(st.discard_counts, default=0) >= 0
+
+
+def _horde_holds(st: "HHState") -> bool:
+    """No monster created or lost; hidden slots match the unrevealed monsters; no empty stack in
+    the line, no hidden card face up; no negative count."""
+    for s in st.line:
+        if not s.cards or (s.up and s.cards[-1] < 0):
+            return False
+    mons, hidden1, hidden2 = _monster_copies(st)
+    return mons == _totals(st.model)[2] and min(st.pool, default=0) >= 0 \
+        and (hidden1, hidden2) == _hidden_in_pool(st)
+
+
+def _treasures_hold(st: "HHState") -> bool:
+    """No treasure created or lost; a treasure on a hero shows level 1 or 2; no negative count."""
+    for party in st.parties:
+        for h in party:
+            if h.treasure >= 0 and h.tlevel != 1 and h.tlevel != 2:
+                return False
+    return _treasure_copies(st) == _totals(st.model)[3] and min(st.treasure_counts, default=0) >= 0
+
+
+def _towns_hold(st: "HHState") -> bool:
+    """No town card created or lost; no negative count."""
+    town = _town_copies(st)
     if st.town_box:
         town = list(map(add, town, st.town_box))
     return town == _totals(st.model)[4] and min(st.town_counts, default=0) >= 0
@@ -178,74 +200,36 @@ def _problems(st: "HHState") -> list[str]:
     """Every broken invariant, each named: the slow walk, run only when a quick test fails."""
     m = st.model
     out: list[str] = []
-    # hero-deck cards: deck + discard + hands + parties + in play (+ left out by a scenario)
-    have = list(st.deck_counts)
-    for i, c in enumerate(st.discard_counts):
-        have[i] += c
-    for hand in st.hands:
-        for c in hand:
-            have[c] += 1
-    for party in st.parties:
-        for h in party:
-            have[h.card] += 1
-    for c in st.in_play:
-        have[c] += 1
-    box = getattr(st, "deck_box", None)
+    have = _hero_card_copies(st)
     for card in m.deck:
-        extra = box[card.idx] if box else 0
-        if have[card.idx] + extra != card.quantity:
-            out.append(f"{card.id}: {have[card.idx] + extra} copies in play, expected {card.quantity}")
+        if have[card.idx] != card.quantity:
+            out.append(f"{card.id}: {have[card.idx]} copies in play, expected {card.quantity}")
     if sum(st.deck_counts) != st.deck_size or sum(st.discard_counts) != st.discard_size:
         out.append("hero deck or discard size out of step with its counts")
-    # monsters: hidden pool + stacks + set aside + victory piles (+ scenario box)
-    mons = [0] * len(m.monsters)
-    hidden1 = hidden2 = 0
     for s in st.line:
         if not s.cards:
             out.append(f"{s.name} is empty but still in the line")
-        for c in s.cards:
-            if c >= 0:
-                mons[c] += 1
-            elif c == HIDDEN_L1:
-                hidden1 += 1
-            elif c == HIDDEN_L2:
-                hidden2 += 1
-        if s.up and s.cards and s.cards[-1] < 0:
+        elif s.up and s.cards[-1] < 0:
             out.append(f"{s.name} shows a hidden card face up")
-    for c in st.set_aside:
-        mons[c] += 1
-    for v in st.victory:
-        for c in v:
-            mons[c] += 1
-    mbox = getattr(st, "monster_box", None)
+    mons, hidden1, hidden2 = _monster_copies(st)
     for x in m.monsters:
-        total = mons[x.idx] + st.pool[x.idx] + (mbox[x.idx] if mbox else 0)
-        if total != x.quantity:
-            out.append(f"{x.id}: {total} copies, expected {x.quantity}")
-    if hidden1 != sum(st.pool[i] for i in st.l1_ids):
+        if mons[x.idx] != x.quantity:
+            out.append(f"{x.id}: {mons[x.idx]} copies, expected {x.quantity}")
+    in_pool1, in_pool2 = _hidden_in_pool(st)
+    if hidden1 != in_pool1:
         out.append("hidden level 1 slots differ from unrevealed level 1 monsters")
-    if hidden2 != sum(st.pool[i] for i in st.l2_ids) + sum(st.pool[i] for i in st.boss_ids):
+    if hidden2 != in_pool2:
         out.append("hidden level 2 slots differ from unrevealed level 2 monsters and bosses")
-    # treasures and town
-    tre = list(st.treasure_counts)
-    for t in st.treasure_discard + st.box:
-        tre[t] += 1
-    if st.pending_treasure >= 0:
-        tre[st.pending_treasure] += 1
     for party in st.parties:
         for h in party:
-            if h.treasure >= 0:
-                tre[h.treasure] += 1
-                if h.tlevel not in (1, 2):
-                    out.append(f"treasure on {m.deck[h.card].id} shows level {h.tlevel}")
+            if h.treasure >= 0 and h.tlevel not in (1, 2):
+                out.append(f"treasure on {m.deck[h.card].id} shows level {h.tlevel}")
+    tre = _treasure_copies(st)
     for t in m.treasures:
         if tre[t.idx] != t.quantity:
             out.append(f"{t.id}: {tre[t.idx]} copies, expected {t.quantity}")
-    town = list(st.town_counts)
-    for won in st.towns_won:
-        for t in won:
-            town[t] += 1
-    tbox = getattr(st, "town_box", None)
+    town = _town_copies(st)
+    tbox = st.town_box
     for t in m.towns:
         if town[t.idx] + (tbox[t.idx] if tbox else 0) != t.quantity:
             out.append(f"{t.id}: {town[t.idx]} copies, expected {t.quantity}")
