@@ -134,11 +134,10 @@ def _add_effects(f: Feat, effects: Any, own_strength: int) -> None:
 
 
 class Planner:
-    """One game's precomputation and cache of party estimates (key -> value)."""
+    """One model's precomputation and memos of party estimates (key -> value)."""
 
     def __init__(self, model: Any) -> None:
         self.model = model
-        self.owner: Any = None
         self.feats = [Feat(c) if not c.is_action else None for c in model.deck]
         self.tfeats: dict[tuple[int, int], Feat] = {}
         for t in model.treasures:
@@ -155,8 +154,7 @@ class Planner:
         self.recs: dict[tuple, tuple] = {}
         self.singles: dict[int, float] = {}
         self.bases: dict[tuple, tuple] = {}
-        self.roughs: dict[tuple, float] = {}
-        self.pair: dict[tuple[int, int], float] = {}
+        self.duos: dict[tuple, float] = {}
         self.proxy: dict[tuple, tuple] = {}   # scratch: party key -> entries, least useful first
 
     def strength(self, key: tuple) -> float:
@@ -206,14 +204,9 @@ class Planner:
         self.swaps[k2] = got
         return got
 
-    def rough(self, key: tuple, card: int) -> float:
-        """A quick score for recruiting `card` into party `key` (the hero it would replace
-        left out): its own worth plus its pairwise synergy with each hero that stays (treasures
-        ignored). Only good for ranking candidates before `swap` looks closely at the best."""
-        k2 = (key, card)
-        v = self.roughs.get(k2)
-        if v is not None:
-            return v
+    def base(self, key: tuple) -> tuple:
+        """The cards of party `key` that stay when a recruit comes in: all of them while the
+        party has room, else all but the one the party misses least."""
         base = self.bases.get(key)
         if base is None:
             if len(key) >= 5:
@@ -225,17 +218,7 @@ class Planner:
             if len(self.bases) > 100_000:
                 self.bases.clear()
             self.bases[key] = base
-        pair = self.pair
-        v = self.single(card)
-        for b in base:
-            w = pair.get((b, card))
-            if w is None:
-                w = pair[(b, card)] = pair[(card, b)] = self._pair(b, card)
-            v += w
-        if len(self.roughs) > 200_000:
-            self.roughs.clear()
-        self.roughs[k2] = v
-        return v
+        return base
 
     def single(self, card: int) -> float:
         v = self.singles.get(card)
@@ -243,9 +226,14 @@ class Planner:
             v = self.singles[card] = self._estimate(((card, -1, 0),))
         return v
 
-    def _pair(self, a: int, b: int) -> float:
+    def duo(self, a: int, b: int) -> float:
+        """Expected strength of the party of heroes `a` and `b` alone."""
         ea, eb = (a, -1, 0), (b, -1, 0)
-        return self._estimate((ea, eb) if ea <= eb else (eb, ea)) - self.single(a) - self.single(b)
+        k = (ea, eb) if ea <= eb else (eb, ea)
+        v = self.duos.get(k)
+        if v is None:
+            v = self.duos[k] = self._estimate(k)
+        return v
 
     def record(self, entry: tuple) -> tuple:
         """Per party entry (card, treasure, level): the numbers the estimate reads."""
@@ -368,17 +356,71 @@ class Planner:
         return total
 
 
+class GamePlan:
+    """One game's view of its model's planner: the shared planner, plus the memo of pairwise
+    synergies and rough scores that must stay with the game.
+
+    Why not share those too: a pair's synergy is its duo estimate minus the two singles, and the
+    two subtractions are done in the order of the game's first request for the pair; another
+    order can differ in the last bit, enough to reorder two candidates that tie. Keeping this
+    small memo per game keeps every game's choices exactly what they were; the costly part
+    (the estimates) is shared."""
+
+    __slots__ = ("plan", "owner", "pair", "roughs")
+
+    def __init__(self, plan: Planner, owner: Any) -> None:
+        self.plan = plan
+        self.owner = owner
+        self.pair: dict[tuple[int, int], float] = {}
+        self.roughs: dict[tuple, float] = {}
+
+    def rough(self, key: tuple, card: int) -> float:
+        """A quick score for recruiting `card` into party `key` (the hero it would replace
+        left out): its own worth plus its pairwise synergy with each hero that stays (treasures
+        ignored). Only good for ranking candidates before `swap` looks closely at the best."""
+        k2 = (key, card)
+        v = self.roughs.get(k2)
+        if v is not None:
+            return v
+        plan, pair = self.plan, self.pair
+        v = s_card = plan.single(card)
+        for b in plan.base(key):
+            w = pair.get((b, card))
+            if w is None:
+                w = pair[(b, card)] = pair[(card, b)] = plan.duo(b, card) - plan.single(b) - s_card
+            v += w
+        if len(self.roughs) > 200_000:
+            self.roughs.clear()
+        self.roughs[k2] = v
+        return v
+
+
 _PLANNERS: dict[int, Planner] = {}
+_MODELS_KEPT = 4
+_GAMES: dict[int, GamePlan] = {}
 
 
-def planner(state: Any) -> Planner:
-    """The planner of one game. Its caches live exactly as long as the game, so a bot's choices
-    never depend on which games the same process played before: a smoke run gives the same
-    games on one worker or many."""
-    p = _PLANNERS.get(id(state))
-    if p is None or p.owner is not state:
-        if len(_PLANNERS) > 8:
+def planner(model: Any) -> Planner:
+    """The planner of a model, shared by every bot and game that plays it.
+
+    Sharing is safe because a planner holds no game state: its tables are derived from the
+    content, and each of its memos is a pure function of its key (a cleared memo only costs a
+    recomputation), so a bot's choices never depend on which games the process played before
+    and a smoke run gives the same games on one worker or many. Sharing is what makes it cheap:
+    the estimates of common parties are computed once per process, not once per game."""
+    p = _PLANNERS.get(id(model))
+    if p is None or p.model is not model:   # the planner keeps its model alive: ids stay unique
+        if len(_PLANNERS) >= _MODELS_KEPT:
             _PLANNERS.clear()
-        p = _PLANNERS[id(state)] = Planner(state.model)
-        p.owner = state
+        p = _PLANNERS[id(model)] = Planner(model)
     return p
+
+
+def game_plan(state: Any) -> GamePlan:
+    """The plan of one game; its memo lives as long as the game (see GamePlan)."""
+    g = _GAMES.get(id(state))
+    if g is None or g.owner is not state:
+        if len(_GAMES) > 8:
+            _GAMES.clear()
+        g = _GAMES[id(state)] = GamePlan(planner(state.model), state)
+    return g

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.core.api import Decision
 from engine.core.bots import RandomBot
-from engine.hordes_and_heroes.botplan import planner
+from engine.hordes_and_heroes.botplan import game_plan
 from engine.hordes_and_heroes.state import HIDDEN_L1, HHState, PartyHero
 
 __all__ = ["RandomBot", "HeuristicBot"]
@@ -66,10 +66,11 @@ def _action(st: HHState, moves: list, bot: "HeuristicBot") -> int:
             cands.append(i)
     if not cands:
         return len(moves) - 1
-    plan = planner(st)
+    game = game_plan(st)
+    plan = game.plan
     key = _party_key(st.parties[st.current])
     if len(cands) > _SHORTLIST:   # rank roughly, then look closely at the best few
-        cands.sort(key=lambda i: -plan.rough(key, moves[i][1]))
+        cands.sort(key=lambda i: -game.rough(key, moves[i][1]))
         del cands[_SHORTLIST:]
     cur = plan.strength(key)
     best, best_gain, best_drop = len(moves) - 1, 0.05, None
@@ -88,7 +89,7 @@ def _lowest_hero(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         for i, h in enumerate(moves):
             if (h.card, h.treasure, h.tlevel) == drop:
                 return i
-    plan = planner(st)
+    plan = game_plan(st).plan
     key = _party_key(st.parties[st.current])
 
     def without(h: PartyHero) -> float:
@@ -106,12 +107,12 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         memo = bot.discards = (key, {})
     worth = memo[1]
     deck = st.model.deck
-    plan = planner(st)
+    game = game_plan(st)
     best, best_v = 0, None
     for i, c in enumerate(moves):
         v = worth.get(c)
         if v is None:
-            v = worth[c] = 1.0 if deck[c].is_action else plan.rough(key, c)
+            v = worth[c] = 1.0 if deck[c].is_action else game.rough(key, c)
         if best_v is None or v < best_v:
             best, best_v = i, v
     return best
@@ -119,7 +120,7 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
-    rec = planner(st).record
+    rec = game_plan(st).plan.record
     return {id(h): rec((h.card, h.treasure, h.tlevel)) for h in st.parties[st.current]}
 
 
@@ -300,16 +301,18 @@ def _wanted_dice(st: HHState) -> set[int]:
     deck = st.model.deck
     disc = max(st.discounts) if st.discounts else 0
     plans: list[tuple[float, set[int]]] = []
+    face, same = 0, set()   # every X hero collects the commonest face (the highest of a tie)
     for h in st.parties[st.current]:
         if h.active:
             continue
         c = deck[h.card]
         if c.xn:
             need = c.xn - disc
-            face = max(range(1, 7), key=lambda f: (counts[f], f))
-            have = min(counts[face], need)
-            keep = {i for i in free if faces[i] == face}
-            missing = need - have
+            if not face:
+                face = max(range(1, 7), key=lambda f: (counts[f], f))
+                same = {i for i in free if faces[i] == face}
+            keep = same
+            missing = need - min(counts[face], need)
         elif c.exact:
             keep, missing, used = set(), 0, [0] * 7
             for f in c.exact:

@@ -40,30 +40,55 @@ def _deal(st: "HHState", seat: int, pick) -> None:  # noqa: ANN001
                 hand[i] = c
 
 
-def _lowest(counts: list[int]) -> int:
-    for i, c in enumerate(counts):
-        if c:
-            return i
-    raise RuntimeError("the hero deck holds fewer cards than the hands to deal")
+def _canonical(hands: list[list[int]], counts: list[int], seat: int) -> tuple[tuple, tuple[int, ...]]:
+    """The other hands dealt the lowest card indices of the unseen pool, seat by seat (None for
+    the seat's own hand and for empty ones), and the deck counts left; one walk up the pool."""
+    pool = counts[:]
+    for q, hand in enumerate(hands):
+        if q != seat:
+            for c in hand:
+                pool[c] += 1
+    dealt: list[tuple[int, ...] | None] = []
+    i = 0
+    for q, hand in enumerate(hands):
+        if q == seat or not hand:
+            dealt.append(None)
+            continue
+        cards = []
+        for _ in hand:
+            while not pool[i]:
+                i += 1
+            pool[i] -= 1
+            cards.append(i)
+        dealt.append(tuple(cards))
+    return tuple(dealt), tuple(pool)
 
 
 def redact(st: "HHState", seat: int) -> Any:
-    taken = _pool_others(st, seat)
-    if not taken:
-        return ()
-    _deal(st, seat, _lowest)
-    return taken
+    """Deal the other hands canonically: the lowest card indices of the unseen pool.
+
+    The redacted hands and deck counts are new lists swapped in for the real ones, which the
+    token keeps, so restoring is two assignments. The seat's own hand stays the same list, so
+    rules holding it keep working. The canonical deal is remembered per seat with the deck
+    counts and other hands it was made from: bots decide many times between two draws (every
+    step of a roll), and comparing short lists is far cheaper than dealing again. The memo only
+    hands out fresh copies, so nothing done to a redacted state or its clones can change it."""
+    hands, counts = st.hands, st.deck_counts
+    others = hands[:seat] + hands[seat + 1:]
+    memo = st.redactions.get(seat)
+    if memo is None or memo[0] != counts or memo[1] != others:
+        dealt, pool = _canonical(hands, counts, seat)
+        memo = st.redactions[seat] = (counts[:], [h[:] for h in others], dealt, pool)
+    dealt = memo[2]
+    st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
+    st.deck_counts = list(memo[3])
+    return hands, counts
 
 
 def restore(st: "HHState", token: Any) -> None:
-    counts = st.deck_counts
-    for q, original in token:
-        hand = st.hands[q]
-        for c in hand:
-            counts[c] += 1
-        for c in original:
-            counts[c] -= 1
-        hand[:] = original
+    """Put back the real hands and deck counts that `redact` swapped out."""
+    if token:
+        st.hands, st.deck_counts = token
 
 
 def resample(st: "HHState", seat: int, rng: random.Random) -> None:

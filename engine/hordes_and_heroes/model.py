@@ -37,6 +37,7 @@ class DeckCard:
     xn: int                       # number of X in a set-of-X cost (0 for exact faces / actions)
     exact: tuple[int, ...]        # exact faces, sorted
     exact_counts: tuple[int, ...] # count per face 0..6
+    faces: tuple[tuple[int, int], ...]  # (face, count) for each face of an exact cost
     steam: int                    # steam that may pay instead (0: none)
     effects: tuple[Effect, ...]
     hand_bonus: int
@@ -173,11 +174,12 @@ def build_model(content: dict[str, list[dict]]) -> Model:
             _VALUE.get(e.kind, 0.5) * (e.amount or 1) if e.kind != "capture" else 0.7 * e.max_strength
             for e in effects)) * activation_odds(xn, exact, int(cost.get("steam", 0)))
         deck.append(DeckCard(len(deck), item["id"], item["name"], False, item["class"], int(item["strength"]),
-                             xn, exact, tuple(counts), int(cost.get("steam", 0)), effects,
+                             xn, exact, tuple(counts), tuple((f, n) for f, n in enumerate(counts) if n),
+                             int(cost.get("steam", 0)), effects,
                              sum(e.amount for e in effects if e.kind == "hand-size"), value,
                              int(item.get("quantity", 1))))
     for item in content.get("action", []):
-        deck.append(DeckCard(len(deck), item["id"], item["name"], True, "", 0, 0, (), (0,) * 7, 0,
+        deck.append(DeckCard(len(deck), item["id"], item["name"], True, "", 0, 0, (), (0,) * 7, (), 0,
                              _effects(item.get("effects")), 0, 2.0, int(item.get("quantity", 1))))
     for c in deck:
         by_id[c.id] = ("deck", c.idx)

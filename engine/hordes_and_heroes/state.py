@@ -8,10 +8,13 @@ events, and lets a scenario name the card it wants ("Vampire Lord") instead of a
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from functools import partial
+from itertools import compress
+from typing import Any, Callable, Iterable, Iterator
 
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
+from engine.hordes_and_heroes import hidden
 from engine.hordes_and_heroes.effects import HANDLERS
 from engine.hordes_and_heroes.model import DeckCard, Model
 
@@ -20,6 +23,42 @@ HIDDEN_L2 = -2
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
+_EXACT = ("exact", 0, 0, 0)
+_REVEAL: dict[str, str] = {}
+_VERBS = {"play": "Play", "recruit": "Recruit"}
+
+
+def in_stock(counts: list[int]) -> tuple[list[int], tuple[float, ...]]:
+    """The indices of the cards left in a deck of counts, and their counts as draw weights;
+    built by C-level iterators since a draw happens every few steps."""
+    return list(compress(range(len(counts)), counts)), tuple(map(float, filter(None, counts)))
+
+
+def names_of(items: tuple, idx: list[int]) -> list[str]:
+    """The names of model items by index: the labels of a draw."""
+    return [items[i].name for i in idx]
+
+
+def framed(before: str, names: list | Callable[[], list], after: str = "",
+           last: str | None = None) -> Callable[[], list[str]]:
+    """A labels function for `ask`: each name between `before` and `after`, then `last`.
+
+    The arguments are bound now (give a list nobody changes later, or a `partial`), so the labels
+    read as they did when the choice was offered, whenever they are built."""
+    def build() -> list[str]:
+        out = [f"{before}{x}{after}" for x in (names() if callable(names) else names)]
+        if last is not None:
+            out.append(last)
+        return out
+    return build
+
+
+def _reveal_prompt(name: str) -> str:
+    """The prompt of a reveal, made once per stack name."""
+    prompt = _REVEAL.get(name)
+    if prompt is None:
+        prompt = _REVEAL[name] = f"Reveal the top of {name}"
+    return prompt
 
 
 class PartyHero:
@@ -122,9 +161,11 @@ class HHState(SequentialState):
         self.moves: tuple = ()             # structured twin of the pending options, for bots
         self.dkind = ""                    # what the pending decision is about, for bots
         self._labels: dict[Any, str] = {}
+        self.redactions: dict[int, tuple] = {}   # seat -> last canonical deal (hidden.redact)
+        self.sound: dict[Any, Any] = {}          # invariant group -> inputs last found sound
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_labels"}
+    SHARED = SequentialState.SHARED | {"_labels", "redactions", "sound"}
 
     def _fresh(self) -> "HHState":
         return HHState(self.model, self.n, self.options, self.situation)
@@ -134,11 +175,13 @@ class HHState(SequentialState):
         deck = self.model.deck
         return self.model.rules.hand_limit + sum(deck[h.card].hand_bonus for h in self.parties[seat])
 
-    def hero_label(self, h: PartyHero) -> str:
-        name = self.model.deck[h.card].name
-        if h.treasure >= 0:
-            return f"{name} (with {self.model.treasures[h.treasure].half_names[h.tlevel - 1]})"
-        return name
+    def hero_labels(self, keys: list[tuple[int, int, int]]) -> list[str]:
+        """The names of party heroes given as (card, treasure, level), each with its treasure.
+        Choices keep these keys rather than the heroes, whose treasure may change later, so that
+        their lazily built labels read as they did when the choice was offered."""
+        deck, treasures = self.model.deck, self.model.treasures
+        return [f"{deck[c].name} (with {treasures[t].half_names[lvl - 1]})" if t >= 0 else deck[c].name
+                for c, t, lvl in keys]
 
     def total_strength(self, seat: int) -> int:
         deck = self.model.deck
@@ -161,9 +204,9 @@ class HHState(SequentialState):
             self.deck_size, self.discard_size = self.discard_size, 0
         counts = self.deck_counts
         deck = self.model.deck
-        idx = [i for i, c in enumerate(counts) if c]
-        a = yield Decision(CHANCE, "Draw from the hero deck", tuple(deck[i].name for i in idx),
-                           tuple(float(counts[i]) for i in idx))
+        idx, weights = in_stock(counts)
+        a = yield Decision(CHANCE, "Draw from the hero deck", weights=weights, n=len(idx),
+                           labels=partial(names_of, deck, idx))
         card = idx[a]
         counts[card] -= 1
         self.deck_size -= 1
@@ -200,7 +243,8 @@ class HHState(SequentialState):
                     weights = [float(n2)] * len(bosses) + [float((k - 1 if s.boss_hidden else 1) * nb * pool[i]) for i in l2]
             if not idx:
                 raise RuntimeError(f"no hidden monster left to reveal in {s.name}")
-            a = yield Decision(CHANCE, f"Reveal the top of {s.name}", tuple(mons[i].name for i in idx), tuple(weights))
+            a = yield Decision(CHANCE, _reveal_prompt(s.name), weights=tuple(weights), n=len(idx),
+                               labels=partial(names_of, mons, idx))
             mid = idx[a]
             pool[mid] -= 1
             if mons[mid].level == 3:
@@ -250,26 +294,24 @@ class HHState(SequentialState):
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
         order = ("action", "dice", "attack", "horde", "end")
         start = order.index(phase)
-        # each phase starts with a checkpoint, where a clone can pick the game up again
+        # A turn starts with a checkpoint, where a clone can pick the game up again. One per turn,
+        # not one per phase: a snapshot copies the whole state, which costs more than replaying
+        # the few actions of a turn, and cloning replays the log snapshotting at each checkpoint.
         if start <= 0:
             self.checkpoint("action")
             self.phase = "action"
             yield from self.action_phase(seat)
         if start <= 1:
-            self.checkpoint("dice")
             self.phase = "dice"
             yield from self.roll_step(seat)
         if start <= 2:
-            self.checkpoint("attack")
             self.phase = "attack"
             yield from self.attack_step(seat)
             yield from self.counterattack_step(seat)
             yield from self.treasure_step(seat)
         if start <= 3:
-            self.checkpoint("horde")
             self.phase = "horde"
             yield from self.horde_phase(seat)
-        self.checkpoint("end")
         self.phase = "end"
         yield from self.end_phase(seat)
 
@@ -278,24 +320,20 @@ class HHState(SequentialState):
         deck = self.model.deck
         hand = self.hands[seat]
         while True:
-            labels, moves, seen = [], [], set()
+            moves, seen = [], set()
             for card in hand:
                 if card in seen:
                     continue
                 seen.add(card)
-                c = deck[card]
-                if c.is_action:
+                if deck[card].is_action:
                     if self.plays_left > 0:
-                        labels.append(f"Play {c.name}")
                         moves.append(("play", card))
                 elif self.recruits_left > 0:
-                    labels.append(f"Recruit {c.name}")
                     moves.append(("recruit", card))
             if not moves:
                 return
-            labels.append("End the action phase")
             moves.append(("end", -1))
-            a = yield self.ask(seat, "action", "Recruit a hero or play an action", labels, moves)
+            a = yield self.ask(seat, "action", "Recruit a hero or play an action", self.action_labels(moves), moves)
             kind, card = moves[a]
             if kind == "end":
                 return
@@ -318,6 +356,11 @@ class HHState(SequentialState):
                 self.discard_counts[card] += 1
                 self.discard_size += 1
 
+    def action_labels(self, moves: list[tuple[str, int]]) -> Callable[[], list[str]]:
+        deck = self.model.deck
+        return lambda: [f"{_VERBS[kind]} {deck[card].name}" if kind != "end" else "End the action phase"
+                        for kind, card in moves]
+
     def discard_hero(self, seat: int, h: PartyHero) -> None:
         """A hero leaves the party: to the discard pile, its treasure back to the box."""
         self.parties[seat].remove(h)
@@ -328,24 +371,25 @@ class HHState(SequentialState):
             self.box.append(h.treasure)
             h.treasure = -1
 
-    def party_choices(self, heroes: list[PartyHero]) -> tuple[list[str], list]:
-        labels, moves, seen = [], [], set()
+    def party_choices(self, heroes: list[PartyHero]) -> tuple[list[tuple[int, int, int]], list]:
+        """One choice per distinct hero (card, treasure, level): their keys, for the labels, and
+        the heroes themselves, the moves."""
+        keys, moves = [], []
         for h in heroes:
             key = (h.card, h.treasure, h.tlevel)
-            if key in seen:
+            if key in keys:
                 continue
-            seen.add(key)
-            labels.append(self.hero_label(h))
+            keys.append(key)
             moves.append(h)
-        return labels, moves
+        return keys, moves
 
     def discard_from_party(self, seat: int, amount: int, prompt: str = "Discard a hero from your party") -> Iterator[Decision]:
         for _ in range(amount):
             party = self.parties[seat]
             if not party:
                 return
-            labels, moves = self.party_choices(party)
-            a = yield self.ask(seat, "party-discard", prompt, [f"Discard {x}" for x in labels], moves)
+            keys, moves = self.party_choices(party)
+            a = yield self.ask(seat, "party-discard", prompt, framed("Discard ", partial(self.hero_labels, keys)), moves)
             self.discard_hero(seat, moves[a])
 
     def discard_from_hand(self, seat: int, amount: int, why: str) -> Iterator[Decision]:
@@ -356,23 +400,26 @@ class HHState(SequentialState):
                 return
             cards = sorted(set(hand))
             a = yield self.ask(seat, "hand-discard", "Discard a card from your hand",
-                               [f"Discard {deck[c].name}" for c in cards], cards)
+                               framed("Discard ", partial(names_of, deck, cards)), cards)
             card = cards[a]
             hand.remove(card)
             self.discard_counts[card] += 1
             self.discard_size += 1
 
     # ------------------------------------------------------------------ 2A. roll step
-    def payments(self, h: PartyHero, counts: list[int]) -> list[tuple]:
+    def payments(self, h: PartyHero, counts: list[int], discs: list[int] | None = None) -> list[tuple]:
         """Legal ways to pay a hero's activation cost with the free dice `counts` or steam.
 
         A pending cost reduction is the player's to use or keep: a set-of-X hero is offered at its
         full cost and once per distinct reduction waiting, so the player decides which hero it
-        goes to (rulebook: a reducer "can" reduce another hero's cost)."""
+        goes to (rulebook: a reducer "can" reduce another hero's cost). `discs`: 0 then the
+        distinct reductions waiting, largest first (given when known)."""
         c: DeckCard = self.model.deck[h.card]
         out: list[tuple] = []
         if c.xn:
-            for disc in [0] + sorted(set(self.discounts), reverse=True):
+            if discs is None:
+                discs = [0] + sorted(set(self.discounts), reverse=True)
+            for disc in discs:
                 need = c.xn - disc
                 if need <= 0:
                     out.append(("free", 0, 0, disc))
@@ -381,12 +428,11 @@ class HHState(SequentialState):
                         if counts[f] >= need:
                             out.append(("dice", f, need, disc))
         else:
-            ec = c.exact_counts
-            for f in range(1, 7):
-                if counts[f] < ec[f]:
+            for f, n in c.faces:
+                if counts[f] < n:
                     break
             else:
-                out.append(("exact", 0, 0, 0))
+                out.append(_EXACT)
         if c.steam and self.steam >= c.steam:
             out.append(("steam", 0, c.steam, 0))
         return out
@@ -410,6 +456,34 @@ class HHState(SequentialState):
             label = self._labels[key] = f"Activate {c.name} {how}"
         return label
 
+    def activations(self, party: list[PartyHero]) -> list[tuple]:
+        """Every way to activate an inactive hero of `party` with the free dice or steam."""
+        faces, locked = self.faces, self.locked
+        counts = [0] * 7
+        for i, f in enumerate(faces):
+            if not locked[i]:
+                counts[f] += 1
+        counts[0] = 0
+        discs = [0] + sorted(set(self.discounts), reverse=True) if self.discounts else [0]
+        return [("act", h, pay) for h in party if not h.active for pay in self.payments(h, counts, discs)]
+
+    def roll_labels(self, moves: list[tuple], faces: tuple[int, ...], rerolls: int) -> Callable[[], list[str]]:
+        """The labels of a roll-step choice, built only if read, from the dice as they were."""
+        def build() -> list[str]:
+            out = []
+            for mv in moves:
+                kind = mv[0]
+                if kind == "act":
+                    out.append(self.pay_label(mv[1].card, mv[2]))
+                elif kind == "keep" or kind == "release":
+                    out.append(f"{kind.capitalize()} die {mv[1] + 1} ({faces[mv[1]]})")
+                elif kind == "reroll":
+                    out.append(f"Reroll ({rerolls} left)")
+                else:
+                    out.append("Stop rolling")
+            return out
+        return build
+
     def lock_dice(self, face: int, n: int) -> None:
         """Lock `n` free dice showing `face`; kept dice go first (that is why they were kept)."""
         faces, locked, kept = self.faces, self.locked, self.kept
@@ -429,20 +503,12 @@ class HHState(SequentialState):
         deck = self.model.deck
         while True:
             toggled: set[int] = set()
+            acts: list[tuple] | None = None   # keeping or releasing a die leaves these as they are
             while True:
                 faces, locked, kept = self.faces, self.locked, self.kept
-                counts = [0] * 7
-                for i, f in enumerate(faces):
-                    if not locked[i]:
-                        counts[f] += 1
-                counts[0] = 0
-                labels: list[str] = []
-                moves: list[tuple] = []
-                for h in party:
-                    if not h.active:
-                        for pay in self.payments(h, counts):
-                            labels.append(self.pay_label(h.card, pay))
-                            moves.append(("act", h, pay))
+                if acts is None:
+                    acts = self.activations(party)
+                moves = acts[:]
                 if self.rerolls > 0:
                     can_roll = False
                     for i, f in enumerate(faces):
@@ -451,24 +517,18 @@ class HHState(SequentialState):
                         if not kept[i]:
                             can_roll = True
                         if f and i not in toggled:
-                            if kept[i]:
-                                labels.append(f"Release die {i + 1} ({f})")
-                                moves.append(("release", i))
-                            else:
-                                labels.append(f"Keep die {i + 1} ({f})")
-                                moves.append(("keep", i))
+                            moves.append(("release", i) if kept[i] else ("keep", i))
                     if can_roll:
-                        labels.append(f"Reroll ({self.rerolls} left)")
                         moves.append(("reroll", 0))
                 if not moves:
                     self.in_roll = False
                     return
-                labels.append("Stop rolling")
                 moves.append(("stop", 0))
-                a = yield self.ask(seat, "roll", "Roll step", labels, moves)
+                a = yield self.ask(seat, "roll", "Roll step", self.roll_labels(moves, tuple(faces), self.rerolls), moves)
                 move = moves[a]
                 kind = move[0]
                 if kind == "act":
+                    acts = None
                     h, pay = move[1], move[2]
                     if pay[3]:
                         self.discounts.remove(pay[3])
@@ -510,10 +570,10 @@ class HHState(SequentialState):
         cands = [h for h in self.parties[seat] if not h.active and h is not src and deck[h.card].strength <= limit]
         if not cands:
             return
-        labels, moves = self.party_choices(cands)
-        labels = [f"Activate {x} for free" for x in labels] + ["Activate nobody"]
+        keys, moves = self.party_choices(cands)
         moves = moves + [None]
-        a = yield self.ask(seat, "activate-hero", "Activate another hero", labels, moves)
+        a = yield self.ask(seat, "activate-hero", "Activate another hero",
+                           framed("Activate ", partial(self.hero_labels, keys), " for free", "Activate nobody"), moves)
         if moves[a] is not None:
             yield from self.activate(seat, moves[a])
 
@@ -522,13 +582,13 @@ class HHState(SequentialState):
             faces = sorted({f for i, f in enumerate(self.faces) if f and not self.locked[i]})
             if not faces:
                 return
-            labels = [f"Change a {f}" for f in faces] + ["Change nothing"]
-            a = yield self.ask(seat, "set-die-which", "Choose a die to turn", labels, faces + [0])
+            a = yield self.ask(seat, "set-die-which", "Choose a die to turn",
+                               framed("Change a ", faces, last="Change nothing"), faces + [0])
             old = (faces + [0])[a]
             if not old:
                 return
             news = [f for f in range(1, 7) if f != old]
-            b = yield self.ask(seat, "set-die-face", f"Turn the {old} to", [f"Make it a {f}" for f in news], news)
+            b = yield self.ask(seat, "set-die-face", f"Turn the {old} to", framed("Make it a ", news), news)
             for i, f in enumerate(self.faces):
                 if f == old and not self.locked[i]:
                     self.faces[i] = news[b]
@@ -643,10 +703,10 @@ class HHState(SequentialState):
             actives = [h for h in self.parties[seat] if h.active]
             if not actives:
                 return
-            labels, moves = self.party_choices(actives)
+            keys, moves = self.party_choices(actives)
             self.pending_damage = dmg
             a = yield self.ask(seat, "damage", f"Take {dmg} damage: lose an active hero",
-                               [f"Lose {x}" for x in labels], moves)
+                               framed("Lose ", partial(self.hero_labels, keys)), moves)
             h = moves[a]
             self.use_deck["lost"][h.card][seat] += 1
             dmg -= deck[h.card].strength
@@ -668,19 +728,20 @@ class HHState(SequentialState):
                 if not level:
                     continue
                 counts = self.treasure_counts
-                idx = [i for i, c in enumerate(counts) if c]
+                idx, weights = in_stock(counts)
                 if not idx:
                     break
-                a = yield Decision(CHANCE, "Draw a treasure", tuple(trs[i].name for i in idx),
-                                   tuple(float(counts[i]) for i in idx))
+                a = yield Decision(CHANCE, "Draw a treasure", weights=weights,
+                                   n=len(idx), labels=partial(names_of, trs, idx))
                 t = idx[a]
                 counts[t] -= 1
                 self.pending_treasure = t
                 actives = [h for h in self.parties[seat] if h.active]
-                labels, moves = self.party_choices(actives)
+                keys, moves = self.party_choices(actives)
                 half = trs[t].half_names[level - 1]
-                labels = [f"Attach {half} to {x}" for x in labels] + [f"Discard {half}"]
-                b = yield self.ask(seat, "treasure", "Attach the treasure", labels, moves + [None])
+                b = yield self.ask(seat, "treasure", "Attach the treasure",
+                                   framed(f"Attach {half} to ", partial(self.hero_labels, keys), last=f"Discard {half}"),
+                                   moves + [None])
                 self.pending_treasure = -1
                 h = (moves + [None])[b]
                 if h is None:
@@ -699,10 +760,10 @@ class HHState(SequentialState):
         towns = self.model.towns
         if line and line[-1].up:
             counts = self.town_counts
-            idx = [i for i, c in enumerate(counts) if c]
+            idx, weights = in_stock(counts)
             if idx:  # no town left: nothing happens (FAQ)
-                a = yield Decision(CHANCE, "The vanguard destroys a town card", tuple(towns[i].name for i in idx),
-                                   tuple(float(counts[i]) for i in idx))
+                a = yield Decision(CHANCE, "The vanguard destroys a town card", weights=weights, n=len(idx),
+                                   labels=partial(names_of, towns, idx))
                 t = idx[a]
                 counts[t] -= 1
                 self.towns_won[seat].append(t)
@@ -784,19 +845,15 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, seat: int) -> dict[str, Any]:
-        from engine.hordes_and_heroes.hidden import observation
-        return observation(self, seat)
+        return hidden.observation(self, seat)
 
     def redact(self, seat: int) -> Any:
-        from engine.hordes_and_heroes.hidden import redact
         self._redacted_for = seat
-        return (seat, redact(self, seat))
+        return hidden.redact(self, seat)
 
     def restore(self, token: Any) -> None:
-        from engine.hordes_and_heroes.hidden import restore
-        restore(self, token[1])
+        hidden.restore(self, token)
         self._redacted_for = None
 
     def resample(self, seat: int, rng: Any) -> None:
-        from engine.hordes_and_heroes.hidden import resample
-        resample(self, seat, rng)
+        hidden.resample(self, seat, rng)

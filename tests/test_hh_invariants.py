@@ -1,0 +1,174 @@
+"""Invariants of Hordes & Heroes: each one, broken on a real game in progress, is named by the
+check. The check runs once on the sound state first, so a group it remembers as sound is seen
+to be tested again once its pieces change."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from engine.core.driver import derive_seed, play_game, replay
+from engine.hordes_and_heroes import SPEC
+from engine.hordes_and_heroes.state import HIDDEN_L1, HHState, PartyHero, Stack
+from test_hh_support import model
+
+
+@functools.lru_cache(maxsize=None)
+def _log() -> tuple[int, ...]:
+    rec = play_game(SPEC, model(), 4, derive_seed(21, 0), ["heuristic"])
+    assert rec.error is None and len(rec.actions) > 400
+    return tuple(rec.actions)
+
+
+def _state() -> HHState:
+    """A four-player game well under way (parties formed, monsters won), found sound."""
+    st = replay(SPEC, model(), 4, list(_log()[:400]))
+    assert st.check_invariants() == []
+    return st
+
+
+def _broken(st: HHState, words: str) -> None:
+    problems = st.check_invariants()
+    assert any(words in p for p in problems), problems
+
+
+def _other(st: HHState) -> int:
+    """A seat whose turn it is not."""
+    return (st.current + 1) % st.n
+
+
+def _take_from_deck(st: HHState) -> int:
+    """A hero card taken out of the hero deck (so moving it elsewhere keeps the count)."""
+    card = next(i for i, c in enumerate(st.deck_counts) if c and not st.model.deck[i].is_action)
+    st.deck_counts[card] -= 1
+    st.deck_size -= 1
+    return card
+
+
+def test_a_hero_deck_card_cannot_appear_from_nowhere() -> None:
+    st = _state()
+    st.hands[st.current].append(0)
+    _broken(st, "copies in play, expected")
+
+
+def test_a_hero_deck_card_cannot_vanish() -> None:
+    st = _state()
+    _take_from_deck(st)
+    _broken(st, "copies in play, expected")
+
+
+def test_the_hero_deck_size_follows_its_cards() -> None:
+    st = _state()
+    st.discard_size += 1
+    _broken(st, "hero deck or discard size out of step")
+
+
+def test_an_empty_stack_leaves_the_line() -> None:
+    st = _state()
+    st.line.append(Stack("stack Z", [], False, False))
+    _broken(st, "stack Z is empty but still in the line")
+
+
+def test_a_face_up_stack_shows_a_known_monster() -> None:
+    st = _state()
+    s = st.line[0]
+    st.pool[s.cards[-1]] += 1       # the top monster goes back to the hidden pool...
+    s.cards[-1] = HIDDEN_L1          # ...and its slot is hidden, yet the stack stays face up
+    s.up = True
+    _broken(st, f"{s.name} shows a hidden card face up")
+
+
+def test_a_monster_cannot_be_won_twice() -> None:
+    st = _state()
+    st.victory[0].append(st.victory[0][0] if st.victory[0] else st.line[0].cards[-1])
+    _broken(st, "copies, expected")
+
+
+def test_hidden_level_1_slots_match_the_unrevealed_level_1_monsters() -> None:
+    st = _state()
+    st.pool[st.l1_ids[0]] += 1
+    _broken(st, "hidden level 1 slots differ")
+
+
+def test_hidden_level_2_slots_match_the_unrevealed_level_2_monsters_and_bosses() -> None:
+    st = _state()
+    st.pool[st.boss_ids[0]] += 1
+    _broken(st, "hidden level 2 slots differ")
+
+
+def test_a_treasure_shows_level_1_or_2() -> None:
+    st = _state()
+    t = next(i for i, c in enumerate(st.treasure_counts) if c)
+    st.treasure_counts[t] -= 1
+    hero = st.parties[0][0]
+    if hero.treasure >= 0:
+        st.box.append(hero.treasure)
+    hero.treasure, hero.tlevel = t, 3
+    _broken(st, "shows level 3")
+
+
+def test_a_treasure_cannot_appear_from_nowhere() -> None:
+    st = _state()
+    st.treasure_discard.append(0)
+    _broken(st, f"{st.model.treasures[0].id}: ")
+
+
+def test_a_town_card_cannot_be_destroyed_twice() -> None:
+    st = _state()
+    st.towns_won[0].append(0)
+    _broken(st, f"{st.model.towns[0].id}: ")
+
+
+def test_a_party_holds_at_most_the_party_limit() -> None:
+    st = _state()
+    party = st.parties[st.current]
+    while len(party) <= st.model.rules.party_limit:
+        party.append(PartyHero(_take_from_deck(st)))
+    _broken(st, f"player {st.current + 1} has {len(party)} heroes in the party")
+
+
+def test_outside_their_turn_a_player_keeps_the_hand_limit() -> None:
+    st = _state()
+    seat = _other(st)
+    while len(st.hands[seat]) <= st.hand_limit(seat):
+        st.hands[seat].append(_take_from_deck(st))
+    _broken(st, f"player {seat + 1} holds {len(st.hands[seat])} cards outside their turn")
+
+
+def test_outside_their_turn_no_hero_is_active() -> None:
+    st = _state()
+    seat = next(q for q in range(st.n) if q != st.current and st.parties[q])
+    st.parties[seat][0].active = True
+    _broken(st, f"player {seat + 1} has active heroes outside their turn")
+
+
+@pytest.mark.parametrize("token", ["steam", "shield", "rerolls", "doom", "bonus_strength"])
+def test_no_token_count_goes_negative(token: str) -> None:
+    st = _state()
+    setattr(st, token, -1)
+    _broken(st, f"{token} is negative")
+
+
+@pytest.mark.parametrize("counts", ["deck_counts", "discard_counts", "pool", "town_counts", "treasure_counts"])
+def test_no_card_count_goes_negative(counts: str) -> None:
+    st = _state()
+    getattr(st, counts)[0] = -1
+    _broken(st, "a negative card count")
+
+
+def test_a_die_shows_a_face_from_1_to_6() -> None:
+    st = _state()
+    st.faces, st.locked, st.kept = [7, 3], [False, False], [False, False]
+    _broken(st, "dice in an impossible state")
+
+
+def test_a_die_is_never_both_locked_and_kept() -> None:
+    st = _state()
+    st.faces, st.locked, st.kept = [4, 3], [True, False], [True, False]
+    _broken(st, "dice in an impossible state")
+
+
+def test_a_sound_game_stays_sound_at_every_step() -> None:
+    for players in (2, 5):
+        rec = play_game(SPEC, model(), players, derive_seed(22, players), ["heuristic"], check=True)
+        assert rec.error is None
