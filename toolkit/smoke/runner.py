@@ -227,6 +227,7 @@ def _execute_pool(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(plan, data))
     window = 4 * workers  # chunks in flight: keeps every worker busy without queueing the whole run
+    complete = False
     try:
         pending = {pool.submit(play_indices, indices) for indices in islice(work, window)}
         while pending:
@@ -234,9 +235,24 @@ def _execute_pool(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
             pending |= {pool.submit(play_indices, indices) for indices in islice(work, len(finished))}
             for fut in finished:
                 yield fut.result()
+        complete = True
     finally:
-        # On Ctrl-C: drop what has not started, let running chunks (short) finish, then stop.
+        if not complete:
+            # Stopped (Ctrl-C, or the consumer gave up): the chunks still running would be thrown
+            # away anyway, and a chunk of long games can take a minute, so stop the workers now.
+            _stop_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: Any) -> None:
+    """End a process pool's workers at once. The executor has no public call for it before
+    Python 3.14 (`terminate_workers`), hence its process table."""
+    stop = getattr(pool, "terminate_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]],
