@@ -13,7 +13,6 @@ alias bomb is refused before anything walks it.
 
 from __future__ import annotations
 
-import gc
 import math
 import re
 from dataclasses import dataclass, field
@@ -29,6 +28,8 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
     StreamEndEvent,
 )
+
+from toolkit.gcpause import collector_paused
 
 Path = tuple[Any, ...]
 
@@ -419,13 +420,9 @@ def load_bytes(raw: bytes) -> LoadedYaml:
         out.problems.append(YamlProblem("HK002", "file contains a NUL character", Pos(line, 1)))
         return out
     builder = _Builder(out)
-    # The loader makes hundreds of thousands of lists, dicts and tuples and none of them form a
-    # cycle; Python's cycle collector would otherwise walk the growing heap again and again while
-    # they are made (a fifth of the load time on 10,000 components).
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        out.data = builder.build(_event_source(text.encode("utf-8")))
+        with collector_paused():  # nothing the loader makes forms a cycle (see toolkit.gcpause)
+            out.data = builder.build(_event_source(text.encode("utf-8")))
     except _TooDeep as exc:
         _drop(out)
         out.problems.append(YamlProblem(
@@ -449,7 +446,4 @@ def load_bytes(raw: bytes) -> LoadedYaml:
         out.problems.append(YamlProblem(
             "HK001", message, _mark(mark) if mark is not None else Pos(1, 1),
             "check indentation, colons and closing brackets near this point"))
-    finally:
-        if collecting:
-            gc.enable()
     return out
