@@ -8,6 +8,7 @@ from the loader under test.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -90,3 +91,71 @@ def test_big_content_without_mistakes_is_clean(tmp_path: Path) -> None:
 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(proc.stdout) == []
+
+
+# -- the content cache (toolkit/yamlcache.py): big files that did not change are not parsed again --
+
+
+def _validate_json(game: Path) -> tuple[int, list[dict[str, object]]]:
+    proc = run_cli("validate", str(game), "--format", "json")
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_unchanged_big_file_validates_the_same_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    game, expected = write_big_game(tmp_path, with_mistakes=True)
+    monkeypatch.setenv("HORDEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    before = {p: p.read_bytes() for p in game.rglob("*") if p.is_file()}
+
+    first = _validate_json(game)
+    entries = list((tmp_path / "cache" / "yaml").glob("*.bin"))
+    second = _validate_json(game)
+
+    assert len(entries) == 1  # units.yaml; the small files are always parsed
+    assert second == first
+    assert sorted((d["code"], d["line"], d["col"]) for d in second[1]) == sorted(expected)
+    assert {p: p.read_bytes() for p in game.rglob("*") if p.is_file()} == before  # nothing in the game
+
+
+def test_a_changed_big_file_is_parsed_again(tmp_path: Path, monkeypatch) -> None:
+    game, expected = write_big_game(tmp_path, with_mistakes=True)
+    monkeypatch.setenv("HORDEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    _validate_json(game)
+    units = game / "units.yaml"
+    text = units.read_text(encoding="utf-8")
+    stat = units.stat()
+    units.write_text("# two lines added at the top\n#\n" + text, encoding="utf-8")
+    os.utime(units, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same modification time: only the bytes tell
+
+    _, found = _validate_json(game)
+
+    assert sorted((d["code"], d["line"], d["col"]) for d in found) == sorted(
+        (code, line + 2, col) for code, line, col in expected)
+
+
+def test_a_damaged_cache_entry_is_ignored_and_replaced(tmp_path: Path, monkeypatch) -> None:
+    game, expected = write_big_game(tmp_path, with_mistakes=True)
+    monkeypatch.setenv("HORDEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    _validate_json(game)
+    (entry,) = (tmp_path / "cache" / "yaml").glob("*.bin")
+    good = entry.read_bytes()
+    entry.write_bytes(good[:200] + b"\x00garbage" * 100)
+
+    code, found = _validate_json(game)
+
+    assert code == 1
+    assert sorted((d["code"], d["line"], d["col"]) for d in found) == sorted(expected)
+    assert entry.read_bytes() == good
+
+
+def test_no_cache_is_written_when_turned_off_or_impossible(tmp_path: Path, monkeypatch) -> None:
+    game, expected = write_big_game(tmp_path, with_mistakes=True)
+    monkeypatch.setenv("HORDEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HORDEKIT_NO_CACHE", "1")
+    _, found = _validate_json(game)
+    assert not (tmp_path / "cache").exists()
+    assert sorted((d["code"], d["line"], d["col"]) for d in found) == sorted(expected)
+
+    monkeypatch.delenv("HORDEKIT_NO_CACHE")
+    (tmp_path / "cache").write_text("a file where the cache folder would go")
+    _, found = _validate_json(game)
+    assert sorted((d["code"], d["line"], d["col"]) for d in found) == sorted(expected)
