@@ -182,18 +182,23 @@ class _Builder:
     def __init__(self, out: LoadedYaml) -> None:
         self.out = out
         self.anchors: dict[str, tuple[Any, int]] = {}
+        self.resolved: dict[str, Any] = {}  # plain scalar text -> its value (see ``plain``)
 
     def problem(self, code: str, message: str, mark: Any, hint: str = "") -> None:
         self.out.problems.append(YamlProblem(code, message, Pos(mark.line + 1, mark.column + 1), hint))
 
     def plain(self, text: str, mark: Any) -> Any:
-        """``_plain_scalar``, with an over-long number reported and kept as its text."""
+        """``_plain_scalar``, remembered per text; an over-long number is reported and kept as its text."""
+        value = self.resolved.get(text, _UNRESOLVED)
+        if value is not _UNRESOLVED:
+            return value
         try:
-            return _plain_scalar(text)
+            value = self.resolved[text] = _plain_scalar(text)
         except _NumberTooLong:
             self.problem("HK016", f"a number of {len(text):,} digits is too long (at most {MAX_INT_DIGITS:,})",
                          mark, "no game needs a number this long; write it as text in quotes if it is an id")
             return text
+        return value
 
     def tagged_scalar(self, ev: Any) -> Any:
         """A scalar with an explicit tag: only the core tags are honoured."""
@@ -242,7 +247,7 @@ class _Builder:
         root: Any = None
         documents = 0
         expanded = 0
-        resolved: dict[str, Any] = {}
+        resolved = self.resolved
         make_pos = tuple.__new__  # Pos(line, col) without the NamedTuple's Python-level __new__
         while True:
             ev = get()
@@ -253,7 +258,7 @@ class _Builder:
                     path: Path = ()
                 elif top.is_map:
                     if top.key is None:  # a mapping key
-                        self._key(top, ev, cls, mark, resolved)
+                        self._key(top, ev, cls, mark)
                         if top.key is _COMPLEX:
                             if len(stack) >= MAX_DEPTH:
                                 raise _TooDeep(mark)
@@ -268,12 +273,9 @@ class _Builder:
                 if cls is ScalarEvent:
                     if ev.ctag is None and ev.implicit[0] and not ev.style:
                         text = ev.value
-                        value = resolved.get(text, _UNRESOLVED)
+                        value = resolved.get(text, _UNRESOLVED)  # the common case without a call
                         if value is _UNRESOLVED:
-                            try:
-                                value = resolved[text] = _plain_scalar(text)
-                            except _NumberTooLong:
-                                value = self.plain(text, mark)
+                            value = self.plain(text, mark)
                     elif ev.ctag is None:
                         value = ev.value
                     else:
@@ -323,7 +325,7 @@ class _Builder:
             elif cls is StreamEndEvent:
                 return root
 
-    def _key(self, top: _Frame, ev: Any, cls: type, mark: Any, resolved: dict[str, Any]) -> None:
+    def _key(self, top: _Frame, ev: Any, cls: type, mark: Any) -> None:
         """Read a mapping key into ``top.key`` (and the path of its value into ``top.kpath``).
 
         A key that cannot be kept (a list or mapping, a duplicate) leaves ``_COMPLEX`` or ``_SKIP``.
@@ -336,12 +338,7 @@ class _Builder:
             return
         text = ev.value
         if ev.ctag is None and ev.implicit[0] and not ev.style:
-            key = resolved.get(text, _UNRESOLVED)
-            if key is _UNRESOLVED:
-                try:
-                    key = resolved[text] = _plain_scalar(text)
-                except _NumberTooLong:
-                    key = self.plain(text, mark)
+            key = self.plain(text, mark)
         else:
             key = text
         if key.__class__ is not str:
