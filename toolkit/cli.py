@@ -90,8 +90,9 @@ def validate(
 
     Also warns (HK401) where printed text would not fit its box on the print-and-play sheets.
 
-    Writes nothing. Exit code 0 when clean, 1 when there are content errors (or warnings with
-    --strict), 2 for usage errors.
+    Writes nothing in the game's folder (big content files are cached: docs/diagnostics.md).
+    Exit code 0 when clean, 1 when there are content errors (or warnings with --strict), 2 for
+    usage errors.
     """
     from toolkit.diagnostics import FORMATTERS, Severity, collapse_repeats, summary
     from toolkit.paths import display

@@ -18,7 +18,8 @@ from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Severity, error
 from toolkit.paths import data_dir, display
-from toolkit.yamlload import MAX_FILE_BYTES, LoadedYaml, Pos, load_bytes
+from toolkit.yamlcache import load_cached
+from toolkit.yamlload import MAX_FILE_BYTES, LoadedYaml, Pos
 
 MANIFEST = "game.yaml"
 
@@ -190,7 +191,7 @@ def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
         raw = _read_bounded(path)
     except OSError as exc:
         return LoadedYaml(data=None), [error("HK012", f"cannot read file: {exc.strerror or exc}", name)]
-    doc = load_bytes(raw)
+    doc = load_cached(path, raw)  # a big file that has not changed is read back, not parsed
     diags = [error(p.code, p.message, name, p.pos.line, p.pos.col, p.hint) for p in doc.problems]
     if doc.data is None and not doc.problems:
         diags.append(error("HK004", "file is empty", name, 1, 1,

@@ -54,6 +54,8 @@ class DrawEnv:
     icons: IconSet = field(default_factory=IconSet)
     art_errors: bool = False  # validate: missing art is an error; printing: a warning and a placeholder
     used_icons: dict[str, Target] = field(default_factory=dict)  # icon -> the first piece that prints it
+    #: A text box's layout by (its rendered text, the box, its size): see ``_laid_out``.
+    layouts: dict[tuple[str, int, float, float], tuple[Any, ...]] = field(default_factory=dict)
 
 
 _DEFAULT_INK = "#222222"
@@ -63,11 +65,11 @@ def _ink(env: DrawEnv, box: Box, key: str, ctx: dict[str, Any], target: Target, 
     value = box.props.get(key, fallback)
     if value is None:
         return None
-    text = env.templates.render(str(value), box.where.get(key, _nowhere(target)), ctx).strip()
+    where = box.where.get(key) or _nowhere(target)
+    text = env.templates.render(str(value), where, ctx).strip()
     try:
         return colour(text)
     except ColourError as exc:
-        where = box.where.get(key, _nowhere(target))
         env.collector.add(warning("HK404", f"{target.label}: {exc}", where.file, where.line))
         return None
 
@@ -211,24 +213,45 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
 
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
           target: Target, data: Any, index: int) -> None:
-    d = env.defaults
-    text = env.templates.render(str(box.props.get("text", "")), box.where.get("text", _nowhere(target)), ctx)
-    text = " ".join(text.replace("\n", "\x00").split()).replace("\x00", "\n").replace(" \n ", "\n")
-    text = text.replace("\\n", "\n").strip()
-    if not text.strip():
+    rendered = env.templates.render(str(box.props.get("text", "")), box.where.get("text") or _nowhere(target), ctx)
+    _box, text, font, min_size, fitted = _laid_out(env, box, rendered, w, h)
+    if fitted is None:
         return
-    _check_icons(text, box, "text", env, target)
-    font = font_name(str(box.props.get("font", d.get("font", "regular"))))
-    size = float(box.props.get("size", d.get("size", 7)))
-    min_size = float(box.props.get("min-size", d.get("min-size", min(size, 5))))
-    fitted = richtext.fit(text, font, size, min(min_size, size), w, h, float(box.props.get("leading", d.get("leading", 1.18))))
+    if ":" in text:
+        _check_icons(text, box, "text", env, target)
     if fitted.overflow:
         _overflow(env, target, box, index, min_size)
     _too_small(env, target, box, index, fitted.size)
     if c is not None:
-        ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
+        ink = _ink(env, box, "colour", ctx, target, env.defaults.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
                       str(box.props.get("valign", "top")), ink, env.icons)
+
+
+def _laid_out(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> tuple[Any, ...]:
+    """(box, text, font, min-size, fitted text or None when blank) for one box and rendered text.
+
+    Kept per run: most boxes print the same text on many pieces (a cost, a type line, an effect
+    sentence), and cleaning the text and reading the box's style is then done once, not per
+    piece. The entry holds the box itself, so its ``id`` in the key cannot be reused meanwhile.
+    """
+    key = (rendered, id(box), w, h)
+    laid = env.layouts.get(key)
+    if laid is not None:
+        return laid
+    text = " ".join(rendered.replace("\n", "\x00").split()).replace("\x00", "\n").replace(" \n ", "\n")
+    text = text.replace("\\n", "\n").strip()
+    if not text.strip():
+        laid = env.layouts[key] = (box, text, "", 0.0, None)
+        return laid
+    d = env.defaults
+    font = font_name(str(box.props.get("font", d.get("font", "regular"))))
+    size = float(box.props.get("size", d.get("size", 7)))
+    min_size = float(box.props.get("min-size", d.get("min-size", min(size, 5))))
+    fitted = richtext.fit(text, font, size, min(min_size, size), w, h,
+                          float(box.props.get("leading", d.get("leading", 1.18))))
+    laid = env.layouts[key] = (box, text, font, min_size, fitted)
+    return laid
 
 
 MIN_PRINT_PT = 6.0  # below this, printed text is hard to read at arm's length
