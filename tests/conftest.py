@@ -16,6 +16,14 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CONTENT = ROOT / "content"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The content cache of big files goes to a scratch folder for the whole run (every CLI
+    subprocess inherits it), never to the user's own cache."""
+    import tempfile
+
+    os.environ.setdefault("HORDEKIT_CACHE_DIR", tempfile.mkdtemp(prefix="hordekit-test-cache-"))
+
+
 def run_cli(*args: str, cwd: Path | None = None, check_json: bool = False,
             extra_path: list[Path] | None = None) -> subprocess.CompletedProcess[str]:
     """Run `python -m toolkit ARGS` the way a designer or CI would: a fresh process, no terminal."""
