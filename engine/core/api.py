@@ -75,6 +75,15 @@ class Decision:
                 f"weights={self.weights!r}, secret={self.secret!r})")
 
 
+def check_action(decision: Decision | None, action: object) -> None:
+    """Raise ValueError unless `action` is a legal index for `decision` (None: the game is over).
+    Every state's `apply` starts with it, so a bad log or bot reads the same in every game."""
+    if decision is None:
+        raise ValueError("the game is over: no decision to apply an action to")
+    if action.__class__ is not int or not 0 <= action < decision.n:  # type: ignore[operator]
+        raise ValueError(f"illegal action {action!r} for '{decision.prompt}' ({decision.n} options)")
+
+
 @dataclass
 class GameResult:
     """How a finished game ended; what the smoke runner aggregates.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Generator, Sequence
 
-from engine.core.api import Decision, GameResult
+from engine.core.api import Decision, GameResult, check_action
 from engine.core.snapshot import copy_data
 
 Rules = Generator[Decision, int, None]
@@ -49,10 +49,7 @@ class SequentialState(ABC):
 
     def apply(self, action: int) -> None:
         current = self._current
-        if current is None:
-            raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < current.n:
-            raise ValueError(f"illegal action {action!r} for '{current.prompt}' ({current.n} options)")
+        check_action(current, action)
         self.actions.append(action)
         try:
             self._current = self._gen.send(action)

@@ -17,7 +17,7 @@ from itertools import compress
 from operator import add, sub
 from typing import Any, Callable
 
-from engine.core.api import CHANCE, Decision, GameResult
+from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
 from engine.dice_battles.effects import powers
 from engine.dice_battles.model import COLOURS, HERO, Card, Model
@@ -128,10 +128,7 @@ class DBState:
 
     def apply(self, action: int) -> None:
         d = self._pending
-        if d is None:
-            raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < d.n:
-            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
+        check_action(d, action)
         self.actions.append(action)
         self._audit = 0
         kind = self.dkind

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
-from engine.core.api import CHANCE, Decision, GameResult
+from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.fantasy_draft.effects import HANDLERS, Ctx, always
 from engine.fantasy_draft.model import Ability, Model
 
@@ -86,10 +86,7 @@ class FDState:
 
     def apply(self, action: int) -> None:
         d = self._decision
-        if d is None:
-            raise ValueError("the game is over: no decision to apply an action to")
-        if action.__class__ is not int or not 0 <= action < d.n:
-            raise ValueError(f"illegal action {action!r} for '{d.prompt}' ({d.n} options)")
+        check_action(d, action)
         self.actions.append(action)
         if d.player == CHANCE:
             task = self.pending.pop(0)
