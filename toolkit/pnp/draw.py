@@ -56,6 +56,8 @@ class DrawEnv:
     used_icons: dict[str, Target] = field(default_factory=dict)  # icon -> the first piece that prints it
     #: A text box's layout by (its rendered text, the box, its size): see ``_laid_out``.
     layouts: dict[tuple[str, int, float, float], tuple[Any, ...]] = field(default_factory=dict)
+    #: A text box's (box, font, size, leading) by the box's id: see ``_one_line_size``.
+    styles: dict[int, tuple[Any, str, float, float]] = field(default_factory=dict)
 
 
 _DEFAULT_INK = "#222222"
@@ -214,6 +216,11 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
           target: Target, data: Any, index: int) -> None:
     rendered = env.templates.render(str(box.props.get("text", "")), box.where.get("text") or _nowhere(target), ctx)
+    if c is None:
+        size = _one_line_size(env, box, rendered, w, h)
+        if size is not None:  # checking only: plain text on one line at the box's own size
+            _too_small(env, target, box, index, size)
+            return
     _box, text, font, min_size, fitted = _laid_out(env, box, rendered, w, h)
     if fitted is None:
         return
@@ -252,6 +259,35 @@ def _laid_out(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> tupl
                           float(box.props.get("leading", d.get("leading", 1.18))))
     laid = env.layouts[key] = (box, text, font, min_size, fitted)
     return laid
+
+
+_NOT_PLAIN = ("*", ":", "\n", "\\")  # bold markup, icons, line breaks (also written as \n)
+
+
+def _one_line_size(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> float | None:
+    """The size a plain text prints at when it fits on one line at its box's own size, else None.
+
+    Checking a big game lays out thousands of short, distinct texts (names, titles) that fit at
+    once; measuring the whole line answers what ``richtext.fit`` would, without building lines
+    nobody draws. Anything else (markup, icons, several lines, a near miss) returns None and is
+    laid out in full.
+    """
+    if any(mark in rendered for mark in _NOT_PLAIN):
+        return None
+    text = " ".join(rendered.split())
+    if not text:
+        return None
+    style = env.styles.get(id(box))
+    if style is None or style[0] is not box:
+        d = env.defaults
+        font = font_name(str(box.props.get("font", d.get("font", "regular"))))
+        style = env.styles[id(box)] = (box, font, float(box.props.get("size", d.get("size", 7))),
+                                       float(box.props.get("leading", d.get("leading", 1.18))))
+    _box, font, size, leading = style
+    width = richtext.text_width(text, font) * size
+    if width > w + 0.01 - 1e-6 or 1 * size * leading > h + 0.01:
+        return None
+    return size
 
 
 MIN_PRINT_PT = 6.0  # below this, printed text is hard to read at arm's length

@@ -121,7 +121,7 @@ def _bind_amounts(words: list[list[Piece]]) -> list[list[Piece]]:
 
 
 @lru_cache(maxsize=65536)
-def _text_width(text: str, font: str) -> float:
+def text_width(text: str, font: str) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return stringWidth(text, font, 1.0)
@@ -130,12 +130,12 @@ def _text_width(text: str, font: str) -> float:
 def _piece_width(p: Piece, base_font: str) -> float:
     if p.icon:
         return ICON_EM + 2 * ICON_GAP
-    return _text_width(p.text, styled(base_font, p.bold, False))
+    return text_width(p.text, styled(base_font, p.bold, False))
 
 
 def _wrap(paragraphs: list[list[list[Piece]]], base_font: str, size: float, width: float) -> tuple[list[Line], bool]:
     """Greedy line breaking at ``size``; the flag says a single word was wider than the box."""
-    space = _text_width(" ", base_font) * size
+    space = text_width(" ", base_font) * size
     lines: list[Line] = []
     too_wide = False
     for para in paragraphs:
