@@ -61,7 +61,7 @@ def _loader_version() -> bytes:
     from toolkit import yamlload
 
     h = hashlib.sha256(Path(yamlload.__file__).read_bytes())
-    h.update(f"{ruamel.yaml.__version__} {sys.version} {marshal.version}".encode())
+    h.update(repr((ruamel.yaml.__version__, sys.version, marshal.version)).encode())
     return h.digest()
 
 

@@ -222,14 +222,14 @@ class _Builder:
                 self.problem("HK006", f"value {text!r} does not fit its tag !!{name}", ev.start_mark)
                 return text
         self.problem("HK005", f"tag {tag!r} is not allowed in content", ev.start_mark,
-                     "content holds plain data only; remove the tag")
+                     "content holds data only (text, numbers, lists, mappings); remove the tag")
         return text
 
     def check_container_tag(self, ev: Any, core: str) -> None:
         tag = ev.tag
         if tag is not None and tag != "!" and tag != _CORE + core:
             self.problem("HK005", f"tag {tag!r} is not allowed in content", ev.start_mark,
-                         "content holds plain data only; remove the tag")
+                         "content holds data only (text, numbers, lists, mappings); remove the tag")
 
     def build(self, get: Callable[[], Any]) -> Any:
         """One pass over the events; written for speed, since every value of every file goes through it.
@@ -331,7 +331,7 @@ class _Builder:
         A key that cannot be kept (a list or mapping, a duplicate) leaves ``_COMPLEX`` or ``_SKIP``.
         """
         if cls is not ScalarEvent:
-            self.problem("HK009", "mapping keys must be plain words, not lists or mappings", mark)
+            self.problem("HK009", "mapping keys must be single words or numbers, not lists or mappings", mark)
             # An alias key is simply skipped; a list or mapping is read as a throwaway value.
             top.key = _SKIP if cls is AliasEvent else _COMPLEX
             top.kpath = top.path + ("<skipped>",)

@@ -15,7 +15,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:
 h1{margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:.5em 0} td,th{padding:3px 9px;border-bottom:1px solid #eee;text-align:right}
 th{background:#f6f6f6} td:first-child,th:first-child{text-align:left}
-.flag{display:inline-block;padding:2px 8px;margin:2px;border-radius:10px;background:#fde2e1;color:#8a1c14}
+.badge{display:inline-block;padding:2px 8px;margin:2px;border-radius:10px;background:#fde2e1;color:#8a1c14}
 .ok{background:#e3f4e1;color:#1d5e17} .muted{color:#777} .charts{display:flex;flex-wrap:wrap;gap:24px}
 code{background:#f3f3f3;padding:1px 4px}
 </style></head><body>
@@ -26,11 +26,11 @@ players {{ r.players|join(', ') }} · bots {{ r.bots|join(', ') }} · seed {{ r.
 
 <h2>At a glance</h2>
 <p>
-{% if r.errors %}<span class="flag">{{ r.errors|length }} game(s) failed</span>{% else %}<span class="flag ok">no failed games</span>{% endif %}
-{% if r.flags.stalemates_flagged %}<span class="flag">stalemates: {{ (100*r.flags.stalemate_rate)|round(1) }}% of games hit the turn cap</span>{% else %}<span class="flag ok">stalemates: {{ r.stalemates }}</span>{% endif %}
-{% for p, f in r.flags.first_player_advantage.items() %}<span class="flag">first seat wins {{ (100*f.rate)|round(1) }}% at {{ p }} players (fair: {{ (100*f.expected)|round(1) }}%)</span>{% endfor %}
-{% if r.flags.dominant_components %}<span class="flag">dominant: {{ r.flags.dominant_components|join(', ') }}</span>{% endif %}
-{% if r.flags.dead_components %}<span class="flag">{{ r.flags.dead_components|length }} component(s) never used</span>{% endif %}
+{% if r.errors %}<span class="badge">{{ r.errors|length }} game(s) failed</span>{% else %}<span class="badge ok">no failed games</span>{% endif %}
+{% if r.flags.stalemates_flagged %}<span class="badge">stalemates: {{ (100*r.flags.stalemate_rate)|round(1) }}% of games hit the turn cap</span>{% else %}<span class="badge ok">stalemates: {{ r.stalemates }}</span>{% endif %}
+{% for p, f in r.flags.first_player_advantage.items() %}<span class="badge">first seat wins {{ (100*f.rate)|round(1) }}% at {{ p }} players (fair: {{ (100*f.expected)|round(1) }}%)</span>{% endfor %}
+{% if r.flags.dominant_components %}<span class="badge">dominant: {{ r.flags.dominant_components|join(', ') }}</span>{% endif %}
+{% if r.flags.dead_components %}<span class="badge">{{ r.flags.dead_components|length }} component(s) never used</span>{% endif %}
 </p>
 
 {% if compare %}
