@@ -111,3 +111,68 @@ def test_validation_finds_the_same_print_problems_with_the_shortcut(game: str, t
     without = _fit_report(copy, monkeypatch, False)
     assert with_shortcut == without
     assert {"HK401", "HK411"} <= {d[0] for d in without}, without  # the copy has both print problems to find
+
+
+def _reference_fit(text: str, font: str, size: float, min_size: float, width: float, height: float,
+                   leading: float, step: float = 0.25) -> Any:
+    """Shrinking one step at a time from the box's size, laying the text out at every size."""
+    from toolkit.pnp import richtext
+
+    paragraphs = richtext.parse(text)
+    s = size
+    while True:
+        lines, too_wide = richtext._wrap(paragraphs, font, s, width)
+        h = len(lines) * s * leading
+        fits = not too_wide and h <= height + 0.01
+        if fits or s - step < min_size - 1e-6:
+            return richtext.Fitted(s, s * leading, lines, not fits, h)
+        s = round(s - step, 4)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shrinking_skips_only_sizes_at_which_the_text_cannot_fit(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_pnp_legend import printed_texts
+
+    from toolkit.pnp import richtext
+    from toolkit.pnp.fonts import FONTS
+
+    texts = sorted(printed_texts(game, monkeypatch))[:12] + _names(game)[:6]
+    skipped = 0
+    for text in texts:
+        for size, min_size in ((9.0, 5.0), (40.0, 4.0), (300.0, 0.5)):
+            for width, height in ((30.0, 12.0), (90.0, 40.0), (160.0, 11.0), (500.0, 300.0)):
+                got = richtext.fit(text, FONTS["regular"], size, min_size, width, height, 1.18)
+                want = _reference_fit(text, FONTS["regular"], size, min_size, width, height, 1.18)
+                assert (got.size, got.overflow, got.height, [ln.pieces for ln in got.lines]) == \
+                       (want.size, want.overflow, want.height, [ln.pieces for ln in want.lines]), (text, size, width, height)
+                skipped += got.size < size
+    assert skipped > 20  # the big sizes were shrunk
+
+
+def _layout_error(tmp_path: Path, old: str, new: str) -> tuple[Any, int]:
+    from conftest import run_cli
+
+    game = tmp_path / "hordes-and-heroes"
+    shutil.copytree(CONTENT / "hordes-and-heroes", game)
+    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
+    layouts = game / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    layouts.write_text(text.replace(old, new, 1))
+    return run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf")), line
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("font: bold, size: 12,", "font: bold, size: 1e9,", "'size' must be from 0.5 to 300 (pt), not 1e+09"),
+    ("font: bold, size: 12,", "font: bold, size: .nan,", "'size' must be a number"),
+    ("w: 51, h: 10,", "w: -51, h: 10,", "'w' must not be negative"),
+    ("w: 51, h: 10,", "w: 51, h: .inf,", "'h' must be a number of millimetres"),
+    ("size: 7.5", "size: 0", "'size' must be from 0.5 to 300 (pt), not 0"),
+])
+def test_an_impossible_size_in_a_layout_is_an_error_at_its_line(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """A text size of a billion points used to make printing shrink it a quarter point at a time, for hours."""
+    proc, line = _layout_error(tmp_path, old, new)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(rf"layouts\.yaml:{line}:\d+: error HK404: {re.escape(message)}", proc.stdout), proc.stdout
+    assert "Traceback" not in proc.stderr and not (tmp_path / "x.pdf").exists()

@@ -8,6 +8,7 @@ several pages). Problems are diagnostics at ``layouts.yaml:line:col``, never exc
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -117,7 +118,27 @@ class Layouts:
 
 
 def _num(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite number (YAML's .nan and .inf are not sizes)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: The range of each numeric box property: (lowest, highest, unit). A text size beyond the top
+#: prints nothing a card can hold, and shrinking it to fit would take millions of steps.
+LIMITS: dict[str, tuple[float, float, str]] = {
+    "size": (0.5, 300.0, "pt"), "min-size": (0.5, 300.0, "pt"), "leading": (0.5, 5.0, "times the size"),
+    "icon-size": (0.5, 300.0, "mm"), "stroke-width": (0.0, 50.0, "pt"), "radius": (0.0, 1000.0, "mm"),
+    "head": (0.0, 1000.0, "mm"), "gap": (0.0, 1000.0, "mm"), "column-gap": (0.0, 1000.0, "mm"),
+}
+
+
+def out_of_range(key: str, value: Any) -> str | None:
+    """Why ``value`` is no good for box property ``key`` (None when it is)."""
+    lo, hi, unit = LIMITS[key]
+    if not _num(value):
+        return f"'{key}' must be a number"
+    if not lo <= value <= hi:
+        return f"'{key}' must be from {lo:g} to {hi:g} ({unit}), not {value:g}"
+    return None
 
 
 def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]:
@@ -163,8 +184,11 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         geo = []
         for key in ("x", "y", "w", "h"):
             v = raw.get(key, 0)
-            if not _num(v):
+            if not _num(v) or abs(v) > 10_000:
                 bad(p + (key,), f"'{key}' must be a number of millimetres")
+                v = 0
+            elif key in ("w", "h") and v < 0:
+                bad(p + (key,), f"'{key}' must not be negative", "place the box with x and y; w and h are its size")
                 v = 0
             geo.append(float(v))
         if raw.get("rotate", 0) not in (0, 90, 180, 270):
@@ -182,9 +206,10 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad(p + ("orientation",), "orientation must be pointy or flat")
         if "font" in raw and raw["font"] not in FONTS:
             bad(p + ("font",), f"unknown font '{raw['font']}'", f"one of: {', '.join(sorted(FONTS))}")
-        for key in ("size", "min-size", "stroke-width", "radius", "leading", "head", "icon-size", "gap", "column-gap"):
-            if key in raw and not _num(raw[key]):
-                bad(p + (key,), f"'{key}' must be a number")
+        for key in LIMITS:
+            why = out_of_range(key, raw[key]) if key in raw else None
+            if why:
+                bad(p + (key,), why)
         for key in ("icons", "exclude"):
             if key in raw and not (isinstance(raw[key], list) and all(isinstance(v, str) for v in raw[key])):
                 bad(p + (key,), f"'{key}' must be a list of icon (or die) names from icons.yaml")
@@ -330,8 +355,8 @@ def _check_defaults(raw: Any, bad: Callable[..., None]) -> None:
                 bad(("defaults", key), str(exc))
         elif key == "font" and v not in FONTS:
             bad(("defaults", key), f"unknown font '{v}'", f"one of: {', '.join(sorted(FONTS))}")
-        elif key in ("size", "min-size", "leading") and not (_num(v) and v > 0):
-            bad(("defaults", key), f"'{key}' must be a positive number")
+        elif key in ("size", "min-size", "leading") and out_of_range(key, v):
+            bad(("defaults", key), str(out_of_range(key, v)))
         elif key not in ("colour", "font", "size", "min-size", "leading"):
             bad(("defaults", key), f"'{key}' is not a default", "defaults take: colour, font, size, min-size, leading")
 

@@ -171,7 +171,7 @@ def fit(text: str, base_font: str, size: float, min_size: float, width: float, h
     ``Fitted`` is only read afterwards.
     """
     paragraphs = parse(text)
-    s = size
+    s = _first_size_worth_trying(paragraphs, base_font, size, min_size, width, height, leading, step)
     while True:
         lines, too_wide = _wrap(paragraphs, base_font, s, width)
         h = len(lines) * s * leading
@@ -179,6 +179,21 @@ def fit(text: str, base_font: str, size: float, min_size: float, width: float, h
         if fits or s - step < min_size - 1e-6:
             return Fitted(s, s * leading, lines, not fits, h)
         s = round(s - step, 4)
+
+
+def _first_size_worth_trying(paragraphs: list[list[list[Piece]]], base_font: str, size: float, min_size: float,
+                             width: float, height: float, leading: float, step: float) -> float:
+    """The first size on the way down from ``size`` at which the text could fit at all.
+
+    A size at which one line is taller than the box, or one word wider, fails whatever the
+    wrapping, so laying the text out there is skipped (a box set at 300 pt would otherwise be
+    laid out over a thousand times). The margins keep a size at the exact edge for the full test.
+    """
+    widest = max((sum(_piece_width(p, base_font) for p in word) for para in paragraphs for word in para), default=0.0)
+    s = size
+    while s - step >= min_size - 1e-6 and (s * leading > height + 0.01 + 1e-6 or s * widest > width + 0.01 + 1e-6):
+        s = round(s - step, 4)
+    return s
 
 
 def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: float, height: float,
