@@ -158,8 +158,9 @@ def _layout_error(tmp_path: Path, old: str, new: str) -> tuple[Any, int]:
     layouts = game / "templates" / "layouts.yaml"
     text = layouts.read_text()
     assert old in text
-    line = text[:text.index(old)].count("\n") + 1
-    layouts.write_text(text.replace(old, new, 1))
+    changed = text.replace(old, new, 1)
+    line = next(i for i, (a, b) in enumerate(zip(text.splitlines(), changed.splitlines()), start=1) if a != b)
+    layouts.write_text(changed)
     return run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf")), line
 
 
@@ -169,6 +170,7 @@ def _layout_error(tmp_path: Path, old: str, new: str) -> tuple[Any, int]:
     ("w: 51, h: 10,", "w: -51, h: 10,", "'w' must not be negative"),
     ("w: 51, h: 10,", "w: 51, h: .inf,", "'h' must be a number of millimetres"),
     ("size: 7.5", "size: 0", "'size' must be from 0.5 to 300 (pt), not 0"),
+    ("    size: [63, 88]\n", "    size: [63, 88]\n    corner-radius: round\n", "'corner-radius' must be a number"),
 ])
 def test_an_impossible_size_in_a_layout_is_an_error_at_its_line(tmp_path: Path, old: str, new: str, message: str) -> None:
     """A text size of a billion points used to make printing shrink it a quarter point at a time, for hours."""

@@ -129,11 +129,12 @@ LIMITS: dict[str, tuple[float, float, str]] = {
     "icon-size": (0.5, 300.0, "mm"), "stroke-width": (0.0, 50.0, "pt"), "radius": (0.0, 1000.0, "mm"),
     "head": (0.0, 1000.0, "mm"), "gap": (0.0, 1000.0, "mm"), "column-gap": (0.0, 1000.0, "mm"),
 }
+DESIGN_LIMITS = {"corner-radius": (0.0, 1000.0, "mm")}
 
 
 def out_of_range(key: str, value: Any) -> str | None:
     """Why ``value`` is no good for box property ``key`` (None when it is)."""
-    lo, hi, unit = LIMITS[key]
+    lo, hi, unit = LIMITS.get(key) or DESIGN_LIMITS[key]
     if not _num(value):
         return f"'{key}' must be a number"
     if not lo <= value <= hi:
@@ -229,6 +230,11 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
                 bad(p + (key,), f"'{key}' is not a layout property", f"one of: {', '.join(sorted(DESIGN_KEYS))}")
         if raw.get("print", True) is False:
             return Design(dname, (0.0, 0.0), [], print=False, where=where(p))
+        corner = raw.get("corner-radius", 0) or 0
+        why = out_of_range("corner-radius", corner)
+        if why:
+            bad(p + ("corner-radius",), why)
+            corner = 0
         size = raw.get("size")
         if not (isinstance(size, list) and len(size) == 2 and all(_num(v) and v > 0 for v in size)):
             if need_size:
@@ -246,7 +252,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         back = raw.get("back")
         return Design(dname, (float(size[0]), float(size[1])), boxes, back=str(back) if back else None,
                       quantity=q, fields=dict(raw.get("fields") or {}), title=str(raw.get("title", dname)),
-                      where=where(p), corner_radius=float(raw.get("corner-radius", 0) or 0),
+                      where=where(p), corner_radius=float(corner),
                       per_item=bool(raw.get("per-item", False)))
 
     def read_board(p: tuple[Any, ...], bname: str, raw: Any) -> Board | None:
