@@ -178,3 +178,25 @@ def test_an_impossible_size_in_a_layout_is_an_error_at_its_line(tmp_path: Path, 
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert re.search(rf"layouts\.yaml:{line}:\d+: error HK404: {re.escape(message)}", proc.stdout), proc.stdout
     assert "Traceback" not in proc.stderr and not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("width: 7}", "width: 1e9}", "is greater than the maximum of 100"),
+    ('{text: "d6", at: [50, 64], size: 38', '{text: "d6", at: [50, 64], size: 5000', "is greater than the maximum of 200"),
+    ("radius: 16,", "radius: 400,", "is greater than the maximum of 100"),
+])
+def test_an_icon_stroke_or_text_bigger_than_its_box_is_an_error_at_its_line(tmp_path: Path, old: str, new: str,
+                                                                            message: str) -> None:
+    from conftest import run_cli
+
+    game = tmp_path / "hordes-and-heroes"
+    shutil.copytree(CONTENT / "hordes-and-heroes", game)
+    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
+    icons = game / "templates" / "icons.yaml"
+    text = icons.read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    icons.write_text(text.replace(old, new, 1))
+    proc = run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 1, proc.stdout
+    assert re.search(rf"templates/icons\.yaml:{line}:\d+: error HK410: .*{re.escape(message)}", proc.stdout), proc.stdout
