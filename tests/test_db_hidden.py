@@ -2,6 +2,7 @@
 reinforcements and the deck stay hidden; bots choose the same whatever hides there."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -141,13 +142,13 @@ def test_how_many_reinforcement_choices_a_seat_makes_does_not_reveal_them() -> N
     assert counts == [2, 2]
 
 
-def test_the_log_a_seat_sees_blanks_exactly_the_other_seats_draws_and_unrevealed_choices() -> None:
+def test_the_log_a_seat_sees_blanks_the_other_seats_draws_orders_and_unrevealed_choices() -> None:
     rec = play_game(SPEC, model(), 2, derive_seed(4, 0), ["heuristic"])
     st = SPEC.new_state(model(), 2, {})
     for action in rec.actions:
         for seat in (0, 1):
             private = set(st.secret_open[i] for i, who in enumerate(st.secret_who) if who != seat)
-            private |= set(st.drawn_at[1 - seat])
+            private |= set(st.private_at[1 - seat])
             want = [0 if i in private else a for i, a in enumerate(st.actions)]
             assert st.visible_actions(seat) == want
             token = st.redact(seat)
@@ -155,3 +156,76 @@ def test_the_log_a_seat_sees_blanks_exactly_the_other_seats_draws_and_unrevealed
             st.restore(token)
         st.apply(action)
     assert st.actions == rec.actions
+
+
+def _play(st, *labels: str) -> None:
+    """Take the options that start with these labels, one decision after another."""
+    for label in labels:
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+
+
+def test_the_other_seat_cannot_count_secret_reinforcements_in_the_observation() -> None:
+    """Online edition: reinforcements are sent blind. Until the reveal, seat 1 sees the same table
+    whether seat 0 sent its reserve Mob or kept it."""
+    seen = []
+    for choice in ("No reinforcement", "Frenzied Mob"):
+        st = scenario_state(table(p0={"reinforcements": ["goblin-mob"]}, p1={"reinforcements": ["hatchlings"]}))
+        _play(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+              "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", choice)
+        assert st.decision().player == 1 and "reinforce" in st.decision().prompt
+        seen.append(st.observation(1))
+    assert seen[0] == seen[1]
+
+
+def test_a_redacted_state_holds_nothing_of_the_other_seats_hidden_cards() -> None:
+    """Everything a bot of seat 1 can reach in the state, not only the fields the rules read, is
+    the same for two tables that differ only in seat 0's hand, deck and face-down orders."""
+    views = []
+    for variant in (0, 1):
+        st = scenario_state(table())
+        if variant:
+            _swap_hand_and_deck(st, 0)
+        for slot in range(4):
+            d = st.decision()
+            none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
+            st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+        assert st.decision().player == 1
+        token = st.redact(1)
+        views.append(copy.deepcopy({k: v for k, v in vars(st).items() if k not in ("model", "_pending")}))
+        st.restore(token)
+    assert views[0].keys() == views[1].keys()
+    assert [k for k in views[0] if views[0][k] != views[1][k]] == []
+
+
+def test_a_revealed_order_does_not_tell_how_the_hand_was_made_up() -> None:
+    """Seat 0 plays the same cards from two hands that differ only in cards it kept: once the
+    orders are turned over, seat 1's view of the game (observation and action log) is the same."""
+    other_hand = ["goblin-spearmen-order", "goblin-spearmen-order", "goblin-spearmen-order", "wolf-riders-order",
+                  "cave-troll-order", "shield-goblins-order", "goblin-mob-order"]
+    views = []
+    for hand in (None, other_hand):
+        st = scenario_state(table(p0={"hand": hand}) if hand else table())
+        _play(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+              "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
+        assert st.reveals and st.decision().player == -1
+        views.append((st.visible_actions(1), st.observation(1)))
+    assert views[0] == views[1]
+
+
+@pytest.mark.parametrize("action", [-1, 99, True, 1.0, "0", None])
+def test_an_illegal_action_is_refused_and_changes_nothing(action) -> None:
+    st = scenario_state(table())
+    before = st.fingerprint()
+    with pytest.raises(ValueError):
+        st.apply(action)
+    assert st.fingerprint() == before and st.check_invariants() == []
+
+
+def test_no_action_is_accepted_once_the_game_is_over() -> None:
+    rec = play_game(SPEC, model(), 2, derive_seed(6, 0), ["heuristic"])
+    from engine.core.driver import replay
+    st = replay(SPEC, model(), 2, rec.actions)
+    assert st.is_over()
+    with pytest.raises(ValueError, match="over"):
+        st.apply(0)

@@ -82,7 +82,11 @@ class DBState:
         self.owned = [[0] * nc for _ in range(2)]
         self.orders = [[-1] * 4 for _ in range(2)]  # battalions 0-2 and the regrouping order (3)
         self.pend: list[list[tuple[int, int, int]]] = [[], []]  # secret reinforcements (b, uid, space)
-        self.drawn_at: list[list[int]] = [[], []]  # positions in `actions` of each seat's draws
+        # Positions in `actions` that only the seat itself may ever read: its draws (the option index
+        # names the card) and its orders (the index ranks the card among the kinds in its hand, so
+        # even after the reveal it would tell the other seat how that hand was made up).
+        self.private_at: list[list[int]] = [[], []]
+        self.orders_at: list[int] = []            # this round's order positions (kept blank at the reveal)
         self.activated = [[False] * 4 for _ in range(2)]
         self.cancelled = [[False] * 3 for _ in range(2)]
         self.dice = [[0] * 3 for _ in range(2)]   # dice computed for each card this round
@@ -144,11 +148,14 @@ class DBState:
         if kind == "roll":  # the commonest step first
             self._assign_die(action + 1)
         elif kind == "draw":
-            self.drawn_at[self.seat].append(len(self.actions) - 1)
+            self.private_at[self.seat].append(len(self.actions) - 1)
             self._draw(self.seat, move)
         elif kind == "order":
-            self.secret_open.append(len(self.actions) - 1)
+            pos = len(self.actions) - 1
+            self.secret_open.append(pos)
             self.secret_who.append(self.seat)
+            self.private_at[self.seat].append(pos)
+            self.orders_at.append(pos)
             self.fresh_hands = False
             if move >= 0:
                 self._audit |= _CARDS_OF[self.seat]
@@ -381,8 +388,9 @@ class DBState:
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
         if self.seen is not None:
             for pos in self.secret_open:
-                self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
-        self.secret_open, self.secret_who, self.log = [], [], []
+                if pos not in self.orders_at:   # the card shows on the mat; its index stays private
+                    self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
+        self.secret_open, self.secret_who, self.orders_at, self.log = [], [], [], []
         for p in (0, 1):
             for b, uid, s in self.pend[p]:
                 self.reinf[p].remove(uid)
@@ -810,10 +818,11 @@ class DBState:
                 "hand": list(self.hand[p]) if mine else len(self.hand[p]),
                 "deck": self.deck_size[p] if not mine else [c for c, k in enumerate(self.deck[p]) for _ in range(k)],
                 "orders": [c if (mine or revealed or c < 0) else "face-down" for c in self.orders[p]],
-                "reinforcing": [list(x) for x in self.pend[p]] if mine else len(self.pend[p]),
                 "heroes_lost": self.heroes_lost[p],
                 "army": self.sheet_ids[p], "faction": self.factions[p],
             })
+            if mine:   # reinforcements are sent blind (online edition): not even their number shows
+                sides[-1]["reinforcing"] = [list(x) for x in self.pend[p]]
         return {"seat": seat, "round": self.round, "phase": self.phase, "players": sides,
                 "dice": [list(d) for d in self.dice], "actions": self.visible_actions(seat)}
 
@@ -833,7 +842,8 @@ class DBState:
         aside whole (not copied), the log is swapped for the seat's own view of it, and the
         stand-ins, which a seat's several decisions of a phase share, are kept (see `_stand_ins`)."""
         o = 1 - seat
-        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen)
+        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen,
+                 self._kept_stand_ins)
         if self.seen is not None:
             self.actions, self.seen = self.seen[seat], None
         else:  # a redacted state's clone: blank the positions in a copy
@@ -841,6 +851,7 @@ class DBState:
             self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
         hand, deck, orders = self._stand_ins(o)
         self.hand[o], self.deck[o], self.orders[o], self.pend[o] = list(hand), list(deck), list(orders), []
+        self._kept_stand_ins = (None, None)   # the cache holds the real lists: set aside with them
         return token
 
     def _stand_ins(self, o: int) -> tuple[list[int], list[int], list[int]]:
@@ -868,7 +879,8 @@ class DBState:
         return result
 
     def restore(self, token: Any) -> None:
-        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen = token
+        (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen,
+         self._kept_stand_ins) = token
 
     def resample(self, seat: int, rng: random.Random) -> None:
         """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
@@ -903,9 +915,9 @@ class DBState:
         return sorted(pool)
 
     def _secret_positions_of(self, o: int) -> list[int]:
-        """Positions in `actions` that only seat o may read: its unrevealed secret choices and
-        every card it drew (the option index names the card)."""
-        return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.drawn_at[o]
+        """Positions in `actions` that only seat o may read: its unrevealed secret choices, every
+        card it drew and every order it placed (see `private_at`)."""
+        return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.private_at[o]
 
 
 def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str, ...], tuple[Any, ...],
@@ -969,6 +981,6 @@ class _Lazy:
 
 
 _FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
-         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "log")
-_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "drawn_at",
+         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log")
+_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
            "activated", "cancelled", "dice")
