@@ -164,3 +164,15 @@ def test_two_units_of_a_faction_with_the_same_picture_are_refused() -> None:
     problems = content_problems(data)
     assert [(p.kind, p.index, p.path) for p in problems] == [("unit", mob, ("picture",))]
     assert "goblin-spearmen" in problems[0].message
+
+
+def test_an_order_card_that_regroups_a_hero_is_refused() -> None:
+    """Regrouped units are moved to reinforcements; a hero never stands there (it leaves the game
+    when defeated), so a card may regroup only normal units. Without this check a hero order on
+    an idle battalion would lift its own hero off the mat."""
+    data = copy.deepcopy(content())
+    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == "warboss-grukk-order")
+    data["order-card"][card]["regroups"] = ["goblin-spearmen", "warboss-grukk"]
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
+    assert "warboss-grukk" in problems[0].message

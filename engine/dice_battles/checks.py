@@ -45,6 +45,10 @@ def _card_links(cards: list[dict], units: dict[str, dict]) -> list[Problem]:
         if int(c.get("quantity", 1)) != int(u.get("quantity", 1)):
             out.append(Problem("order-card", i, ("quantity",), f"{c.get('quantity', 1)} copies of '{c['id']}' but "
                                f"{u.get('quantity', 1)} tiles of '{u['id']}'", "each tile comes with its own card"))
+        for k, r in enumerate(c.get("regroups") or []):
+            if units.get(r, {}).get("level") == "hero":
+                out.append(Problem("order-card", i, ("regroups", k), f"'{c['id']}' regroups the hero '{r}'",
+                                   "heroes never flee and never wait in reinforcements: regroup normal units"))
         if c.get("level") != u.get("level"):
             out.append(Problem("order-card", i, ("level",), f"card level {c.get('level')} differs from its "
                                f"unit's level {u.get('level')}", "the card shows its unit's level"))
