@@ -254,3 +254,35 @@ def test_cancel_all_regrouping_counts_each_fleeing_tile_once() -> None:
         {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", "goblin-spearmen"],
                     "players.0.fleeing": []}}]}
     assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def test_set_up_one_order_card_per_tile_shuffled_into_the_deck_and_seven_drawn() -> None:
+    """Set-up: for every tile placed (battalions and reinforcements) its order card goes into the
+    deck; each player then draws seven cards."""
+    st = SPEC.new_state(model(), 2, {"armies": ["goblin-warband", "venom-coil"]})
+    while st.decision().player == -1:
+        st.apply(0)
+    m = st.model
+    for p in (0, 1):
+        tiles = [uid for bat in st.board[p] for uid in bat if uid >= 0] + st.reinf[p]
+        cards = [0] * len(m.cards)
+        for uid in tiles:
+            cards[m.units[st.utype[uid]].card] += 1
+        assert st.owned[p] == cards
+        assert len(st.hand[p]) == 7 and st.deck_size[p] == len(tiles) - 7
+    assert st.round == 1 and st.decision().player == 0
+
+
+def test_a_card_without_attack_places_no_dice_even_with_two_matching_units() -> None:
+    """Step 3: no dice are placed on a card without attack, so the die for a second matching unit
+    and offensive powers do not apply. Spear Rush given no attack, with two Spearmen in the first
+    battalion, rolls nothing."""
+    data = {kind: list(items) for kind, items in content().items()}
+    data["order-card"] = [{**c, "attack": {**c["attack"], "dice": 0}} if c["id"] == "goblin-spearmen-order" else c
+                          for c in data["order-card"]]
+    scenario = {"name": "no attack", "game": "dice-battles", "setup": table(), "steps": [
+        {"choose": ["Spear Rush", "Troll Smash", "No order", "No regrouping order",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.0.activated": [True, False, False, False], "players.0.dice": [0, 0, 0],
+                    "phase": "draw"}}]}
+    assert run_scenario(scenario, data, SPEC, SPEC.build_model(data)) == []
