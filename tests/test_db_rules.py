@@ -286,3 +286,17 @@ def test_a_card_without_attack_places_no_dice_even_with_two_matching_units() -> 
         {"expect": {"players.0.activated": [True, False, False, False], "players.0.dice": [0, 0, 0],
                     "phase": "draw"}}]}
     assert run_scenario(scenario, data, SPEC, SPEC.build_model(data)) == []
+
+
+def test_a_regrouped_unit_comes_back_to_reinforcements_without_its_dice() -> None:
+    """Decision (docs/games/dice-battles.md): a fleeing unit keeps its dice while it flees and
+    leaves them behind when it is regrouped. The Spearmen fled with two wounds and a poison die;
+    Spear Rush on the regrouping orders brings them back to reinforcements clean."""
+    st = scenario_state(table(p0={"fleeing": ["goblin-spearmen"], "marks": {"fleeing-1": {"wounds": 2, "poison": 1}}}))
+    assert st.observation(0)["players"][0]["fleeing"] == [["goblin-spearmen", 2, 1, 0]]
+    for label in ("Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+                  "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    seen = st.observation(0)["players"][0]
+    assert seen["fleeing"] == [] and seen["reinforcements"] == [["goblin-spearmen", 0, 0, 0]]
