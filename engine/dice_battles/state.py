@@ -842,6 +842,7 @@ class DBState:
         aside whole (not copied), the log is swapped for the seat's own view of it, and the
         stand-ins, which a seat's several decisions of a phase share, are kept (see `_stand_ins`)."""
         o = 1 - seat
+        hand, deck, orders = self._stand_ins(o)   # before anything is swapped: it reads the real lists
         token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen,
                  self._kept_stand_ins)
         if self.seen is not None:
@@ -849,7 +850,6 @@ class DBState:
         else:  # a redacted state's clone: blank the positions in a copy
             hidden = set(self._secret_positions_of(o))
             self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
-        hand, deck, orders = self._stand_ins(o)
         self.hand[o], self.deck[o], self.orders[o], self.pend[o] = list(hand), list(deck), list(orders), []
         self._kept_stand_ins = (None, None)   # the cache holds the real lists: set aside with them
         return token
