@@ -229,3 +229,23 @@ def test_no_action_is_accepted_once_the_game_is_over() -> None:
     assert st.is_over()
     with pytest.raises(ValueError, match="over"):
         st.apply(0)
+
+
+def test_a_seat_acts_only_on_its_own_decisions_and_cards() -> None:
+    """Nobody acts out of turn: every choice belongs to the seat the decision names, and applying
+    it never touches the other seat's hand, face-down orders or secret reinforcements."""
+    rec = play_game(SPEC, model(), 2, derive_seed(11, 0), ["random"])
+    st = SPEC.new_state(model(), 2, {})
+    checked = 0
+    for action in rec.actions:
+        d = st.decision()
+        if d.player in (0, 1):
+            other = 1 - d.player
+            before = (list(st.hand[other]), list(st.orders[other]), list(st.pend[other]))
+            st.apply(action)
+            assert (st.hand[other], st.orders[other], st.pend[other]) == before or st.phase not in (
+                "orders", "reinforce"), d.prompt   # the reveal (after the last choice) may move them
+            checked += 1
+        else:
+            st.apply(action)
+    assert st.is_over() and checked > 20
