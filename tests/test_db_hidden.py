@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.driver import derive_seed, play_game
 from engine.dice_battles import SPEC
-from test_db_support import model, scenario_state, table
+from test_db_support import choose, model, scenario_state, table
 
 OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "venom-spitters-order",
               "swamp-striders-order", "basilisk-order", "naga-priestess-order"]
@@ -86,19 +86,26 @@ def _swap_hand_and_deck(st, seat: int) -> None:
     hand.sort()
 
 
+def _seat_0_ordered(variant: int):
+    """A table after seat 0's face-down orders. Variant 1 differs from variant 0 only in hidden
+    things: two cards traded between seat 0's hand and deck, and other cards placed face down."""
+    st = scenario_state(table())
+    if variant:
+        _swap_hand_and_deck(st, 0)
+    for slot in range(4):
+        d = st.decision()
+        none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
+        st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+    return st
+
+
 @pytest.mark.parametrize("bot", ["heuristic", "random", "search:8"])
 def test_no_peek_bots_choose_the_same_whatever_the_other_side_hides(bot: str) -> None:
     """Seat 1 decides after seat 0's face-down orders: two tables that differ only in seat 0's
     hand, deck and the cards it placed face down give seat 1's bot the same options and choice."""
     choices, options, hidden = [], [], []
     for variant in (0, 1):
-        st = scenario_state(table())
-        if variant:
-            _swap_hand_and_deck(st, 0)
-        for slot in range(4):
-            d = st.decision()
-            none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
-            st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+        st = _seat_0_ordered(variant)
         hidden.append((list(st.hand[0]), list(st.orders[0])))
         d = st.decision()
         assert d.player == 1
@@ -158,20 +165,13 @@ def test_the_log_a_seat_sees_blanks_the_other_seats_draws_orders_and_unrevealed_
     assert st.actions == rec.actions
 
 
-def _play(st, *labels: str) -> None:
-    """Take the options that start with these labels, one decision after another."""
-    for label in labels:
-        d = st.decision()
-        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
-
-
 def test_the_other_seat_cannot_count_secret_reinforcements_in_the_observation() -> None:
     """Online edition: reinforcements are sent blind. Until the reveal, seat 1 sees the same table
     whether seat 0 sent its reserve Mob or kept it."""
     seen = []
     for choice in ("No reinforcement", "Frenzied Mob"):
         st = scenario_state(table(p0={"reinforcements": ["goblin-mob"]}, p1={"reinforcements": ["hatchlings"]}))
-        _play(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+        choose(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
               "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", choice)
         assert st.decision().player == 1 and "reinforce" in st.decision().prompt
         seen.append(st.observation(1))
@@ -183,13 +183,7 @@ def test_a_redacted_state_holds_nothing_of_the_other_seats_hidden_cards() -> Non
     the same for two tables that differ only in seat 0's hand, deck and face-down orders."""
     views = []
     for variant in (0, 1):
-        st = scenario_state(table())
-        if variant:
-            _swap_hand_and_deck(st, 0)
-        for slot in range(4):
-            d = st.decision()
-            none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
-            st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+        st = _seat_0_ordered(variant)
         assert st.decision().player == 1
         token = st.redact(1)
         views.append(copy.deepcopy({k: v for k, v in vars(st).items() if k not in ("model", "_pending")}))
@@ -206,7 +200,7 @@ def test_a_revealed_order_does_not_tell_how_the_hand_was_made_up() -> None:
     views = []
     for hand in (None, other_hand):
         st = scenario_state(table(p0={"hand": hand}) if hand else table())
-        _play(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+        choose(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
               "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
         assert st.reveals and st.decision().player == -1
         views.append((st.visible_actions(1), st.observation(1)))

@@ -13,7 +13,7 @@ from engine.dice_battles.armies import CUSTOM_VARIANTS, custom
 from engine.dice_battles.checks import army_problems
 from engine.dice_battles.model import SPACES
 from engine.dice_battles.state import DBState
-from test_db_support import SCENARIOS, content, load_yaml, model, scenario_state, table
+from test_db_support import SCENARIOS, choose, content, load_yaml, model, scenario_state, table
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 
@@ -294,9 +294,7 @@ def test_a_regrouped_unit_comes_back_to_reinforcements_without_its_dice() -> Non
     Spear Rush on the regrouping orders brings them back to reinforcements clean."""
     st = scenario_state(table(p0={"fleeing": ["goblin-spearmen"], "marks": {"fleeing-1": {"wounds": 2, "poison": 1}}}))
     assert st.observation(0)["players"][0]["fleeing"] == [["goblin-spearmen", 2, 1, 0]]
-    for label in ("Wolf Charge", "Troll Smash", "No order", "Spear Rush",
-                  "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"):
-        d = st.decision()
-        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    choose(st, "Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+           "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
     seen = st.observation(0)["players"][0]
     assert seen["fleeing"] == [] and seen["reinforcements"] == [["goblin-spearmen", 0, 0, 0]]
