@@ -200,6 +200,7 @@ def test_custom_armies_keep_the_army_rules() -> None:
                     "battalions": [{s: m.units[u].id for s, u in zip(SPACES, b)} for b in sheet.battalions],
                     "reinforcements": [m.units[u].id for u in sheet.reinforcements]}
             assert army_problems(army, units, rules, m.setup_reinforcements_max) == [], (faction, k)
+            assert all(u >= 0 for b in sheet.battalions for u in b), ("every battalion filled", faction, k)
 
 
 def test_armies_can_be_fixed_by_options() -> None:
