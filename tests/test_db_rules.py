@@ -2,9 +2,12 @@
 a look inside the state (draws, reshuffles, invariants, clones, armies)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from engine.core.driver import derive_seed, play_game, replay
 from engine.core.scenario import run_scenario
@@ -299,3 +302,25 @@ def test_a_regrouped_unit_comes_back_to_reinforcements_without_its_dice() -> Non
            "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
     seen = st.observation(0)["players"][0]
     assert seen["fleeing"] == [] and seen["reinforcements"] == [["goblin-spearmen", 0, 0, 0]]
+
+
+@pytest.mark.parametrize("marks, message", [
+    ({"b1-fl": {"wounds": 9}}, "b1-fl: 9 wounds, but Goblin Spearmen has 2 morale squares"),
+    ({"b1-fl": {"poison": 2}}, "b1-fl: poison is 0 or 1"),
+    ({"b7-fl": {"wounds": 1}}, "no place 'b7-fl'"),
+    ({"fleeing-2": {"wounds": 1}}, "no place 'fleeing-2'"),
+    ({"b2-rr": {"wounds": 1}}, "no tile at b2-rr"),
+])
+def test_a_scenario_cannot_mark_a_tile_beyond_the_rules_or_a_place_that_is_not_there(tmp_path: Path, marks,
+                                                                                     message: str) -> None:
+    """A scenario's table must be one the rules can reach: wounds within a tile's morale squares, one
+    poison die at most, marks on a tile that is there. `hordekit scenario` says which, and fails."""
+    data = load_yaml(SCENARIOS / "three-wounds-with-poison-flee.yaml")
+    data["setup"]["players"][0]["marks"] = marks
+    path = tmp_path / "broken-marks.yaml"
+    with path.open("w", encoding="utf-8") as fh:
+        YAML(typ="safe", pure=True).dump(data, fh)
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1 and message in run.stdout, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr

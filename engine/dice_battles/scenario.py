@@ -54,8 +54,13 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
             st.hand[p].sort()
         for where, marks in (side.get("marks") or {}).items():
             uid = _tile_at(st, p, where)
+            unit = model.units[st.utype[uid]]
             st.wounds[uid] = int(marks.get("wounds", 0))
             st.poison[uid] = int(marks.get("poison", 0))
+            if not 0 <= st.wounds[uid] <= unit.morale:
+                raise ValueError(f"{where}: {st.wounds[uid]} wounds, but {unit.name} has {unit.morale} morale squares")
+            if st.poison[uid] not in (0, 1):
+                raise ValueError(f"{where}: poison is 0 or 1 (a tile carries one poison die at most)")
     st.round = int(setup.get("round", 0))
     st.phase = "army"
     st.start()
@@ -65,10 +70,11 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
 def _tile_at(st: DBState, p: int, where: str) -> int:
     """'b1-fl' (battalion 1, front left), 'reinforcements-1' or 'fleeing-2' -> the tile there."""
     zone, _, rest = where.partition("-")
-    if zone.startswith("b") and zone[1:].isdigit():
+    if zone.startswith("b") and zone[1:].isdigit() and 1 <= int(zone[1:]) <= 3 and rest in SPACES:
         uid = st.board[p][int(zone[1:]) - 1][SPACES.index(rest)]
-    elif zone in ("reinforcements", "fleeing"):
-        uid = (st.reinf if zone == "reinforcements" else st.fleeing)[p][int(rest) - 1]
+    elif zone in ("reinforcements", "fleeing") and rest.isdigit() and \
+            1 <= int(rest) <= len(zone_tiles := (st.reinf if zone == "reinforcements" else st.fleeing)[p]):
+        uid = zone_tiles[int(rest) - 1]
     else:
         raise ValueError(f"no place '{where}' (write b1-fl, b2-hero, fleeing-1 ...)")
     if uid < 0:
