@@ -315,8 +315,25 @@ def test_a_scenario_cannot_mark_a_tile_beyond_the_rules_or_a_place_that_is_not_t
                                                                                      message: str) -> None:
     """A scenario's table must be one the rules can reach: wounds within a tile's morale squares, one
     poison die at most, marks on a tile that is there. `hordekit scenario` says which, and fails."""
+    _assert_scenario_refused(tmp_path, {"marks": marks}, message)
+
+
+@pytest.mark.parametrize("side, message", [
+    ({"battalions": [{"fl": "goblin-archers", "hero": "warboss-grukk"}]},
+     "b1-fl: Goblin Archers may not stand on front left (its tile shows rl, rr)"),
+    ({"reinforcements": ["troll-tamer"]}, "reinforcements: the hero 'troll-tamer' cannot be there"),
+    ({"fleeing": ["warboss-grukk"]}, "fleeing: the hero 'warboss-grukk' cannot be there"),
+])
+def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: Path, side, message: str) -> None:
+    """Units stand only on the spaces their tile shows, and a hero never waits in reinforcements or
+    flees: a scenario's table that breaks this is refused, naming the place."""
+    _assert_scenario_refused(tmp_path, side, message)
+
+
+def _assert_scenario_refused(tmp_path: Path, side: dict, message: str) -> None:
+    """Run a rulebook scenario with seat 0's setup changed through the CLI; it must fail with `message`."""
     data = load_yaml(SCENARIOS / "three-wounds-with-poison-flee.yaml")
-    data["setup"]["players"][0]["marks"] = marks
+    data["setup"]["players"][0].update(side)
     path = tmp_path / "broken-marks.yaml"
     with path.open("w", encoding="utf-8") as fh:
         YAML(typ="safe", pure=True).dump(data, fh)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice_battles.armies import Sheet, predefined
-from engine.dice_battles.model import HERO, SPACES, Model
+from engine.dice_battles.model import HERO, HERO_LEVEL, SPACES, Model
 from engine.dice_battles.state import DBState
 
 
@@ -18,6 +18,17 @@ def _sheet(model: Model, side: dict) -> Sheet:
         bats = base.battalions
     else:
         raise ValueError("a player needs an army or battalions")
+    if "battalions" in side and len(side["battalions"]) > 3:
+        raise ValueError(f"{len(side['battalions'])} battalions; an army has 3")
+    for b, bat in enumerate(bats):
+        for s, ut in enumerate(bat):
+            if ut >= 0 and s not in model.units[ut].positions:
+                raise ValueError(f"b{b + 1}-{SPACES[s]}: {model.units[ut].name} may not stand on "
+                                 f"{model.space_names[s].lower()} (its tile shows {', '.join(SPACES[i] for i in sorted(model.units[ut].positions))})")
+    for zone in ("reinforcements", "fleeing"):
+        for u in side.get(zone) or []:
+            if model.unit(u).level == HERO_LEVEL:
+                raise ValueError(f"{zone}: the hero '{u}' cannot be there (a defeated hero leaves the game)")
     if "reinforcements" in side:
         reinf = tuple(model.unit(u).idx for u in side["reinforcements"])
     else:
