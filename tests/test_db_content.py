@@ -176,3 +176,27 @@ def test_an_order_card_that_regroups_a_hero_is_refused() -> None:
     problems = content_problems(data)
     assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
     assert "warboss-grukk" in problems[0].message
+
+
+def test_an_order_card_that_regroups_another_factions_unit_is_refused() -> None:
+    """A card regroups units of its own army (their pictures are printed on it); another faction's
+    unit would never be found in the fleeing zone or the battalion."""
+    data = copy.deepcopy(content())
+    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == "goblin-shaman-order")
+    data["order-card"][card]["regroups"] = ["goblin-shaman", "serpent-spawn"]
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
+    assert "serpent-children" in problems[0].message
+
+
+def test_the_hero_space_is_only_for_heroes() -> None:
+    """The bottom of the triangle is the hero's space: a normal tile that shows it and a hero tile
+    that shows another space are both refused."""
+    data = copy.deepcopy(content())
+    spear = next(i for i, u in enumerate(data["unit"]) if u["id"] == "goblin-spearmen")
+    queen = next(i for i, u in enumerate(data["unit"]) if u["id"] == "serpent-queen")
+    data["unit"][spear]["positions"] = ["fl", "fc", "fr", "rl", "rr", "hero"]
+    data["unit"][queen]["positions"] = ["hero", "fc"]
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("unit", spear, ("positions", 5)),
+                                                              ("unit", queen, ("positions",))]
