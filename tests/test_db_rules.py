@@ -16,7 +16,8 @@ from engine.dice_battles.armies import CUSTOM_VARIANTS, custom
 from engine.dice_battles.checks import army_problems
 from engine.dice_battles.model import SPACES
 from engine.dice_battles.state import DBState
-from test_db_support import SCENARIOS, choose, content, load_yaml, model, scenario_state, table
+from test_db_support import (GOBLINS_B1, HAND_0, HAND_1, SCENARIOS, SERPENTS_B1, choose, content, load_yaml, model,
+                             scenario_state, table)
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 
@@ -341,3 +342,29 @@ def _assert_scenario_refused(tmp_path: Path, side: dict, message: str) -> None:
                          cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 1 and message in run.stdout, run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
+    """Decision (docs/games/dice-battles.md): when both opposing cards cancel powers, both sides'
+    powers are cancelled. Lord of Fangs is given an extra die against monster orders; facing
+    Unleash the Trolls (a monster order that cancels powers), it rolls its three dice only, and
+    the Troll Tamer's two dice are untouched."""
+    data = {kind: list(items) for kind, items in content().items()}
+    data["order-card"] = [{**c, "effects": c["effects"] + [{"kind": "extra-dice", "amount": 1, "vs-class": ["monster"]}]}
+                          if c["id"] == "venom-lord-order" else c for c in data["order-card"]]
+    setup = table(p0={"battalions": [{**GOBLINS_B1, "fc": "cave-troll", "hero": "troll-tamer"},
+                                     {"fl": "goblin-spearmen", "hero": "warboss-grukk"}],
+                      "hand": ["troll-tamer-order"] + HAND_0[1:]},
+                  p1={"battalions": [{**SERPENTS_B1, "hero": "venom-lord"}, {"fl": "serpent-spawn", "hero": "serpent-queen"}],
+                      "hand": ["venom-lord-order"] + HAND_1[1:]})
+    scenario = {"name": "both cancel", "game": "dice-battles", "setup": setup, "steps": [
+        {"choose": ["Unleash the Trolls", "Troll Smash", "No order", "No regrouping order",
+                    "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.0.dice": [2, 0, 0], "players.1.dice": [3, 0, 0]}}]}
+    m = SPEC.build_model(data)
+    assert run_scenario(scenario, data, SPEC, m) == []
+    # against Troll Smash, a monster order that cancels nothing, the extra die counts
+    one_sided = {**scenario, "steps": [{"choose": ["Troll Smash", "Spear Rush", "No order", "No regrouping order",
+                                                   "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
+                                       {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
+    assert run_scenario(one_sided, data, SPEC, m) == []
