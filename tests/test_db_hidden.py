@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import copy
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -268,3 +272,18 @@ def test_through_whole_games_a_seat_sees_the_same_state_whatever_the_other_side_
                 compared += 1
             st.apply(action)
     assert compared > 100
+
+
+def test_prompts_name_players_as_the_command_line_does() -> None:
+    """`hordekit replay --as 2` tells the game from the second player's chair: the other player's
+    secret orders show as player 1's, its own as 'you', and every prompt names the same player as
+    the line it is on (players are counted from 1 everywhere)."""
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", "tests/golden/db-heuristic-predefined.json",
+                          "--game", "dice-battles", "--as", "2"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    others = re.findall(r"step \d+: player (\d), 'Player (\d): order for", run.stdout)
+    mine = re.findall(r"step \d+: you, 'Player (\d): order for", run.stdout)
+    assert others and all(a == b == "1" for a, b in others)
+    assert mine and set(mine) == {"2"}
+    assert "Player 0" not in run.stdout and "player 0" not in run.stdout

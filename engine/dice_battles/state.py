@@ -24,7 +24,7 @@ from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = Decision(CHANCE, "Roll an attack die", FACES)
-_DRAW_PROMPTS = tuple(f"Player {p} draws an order card" for p in (0, 1))
+_DRAW_PROMPTS = tuple(f"Player {p + 1} draws an order card" for p in (0, 1))
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
@@ -266,7 +266,7 @@ class DBState:
                         self.seat += 1
                         continue
                     labels, moves, weights = got
-                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat + 1}", labels, weights), moves)
                     return
                 self.phase, self.seat = "draw", 0
 
@@ -373,7 +373,7 @@ class DBState:
             if self.pend[p]:  # tiles already sent face down are not sent twice
                 moves = self.reinforcement_moves(p, self.slot)
             utype = self.utype
-            self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
+            self._ask("reinforce", secret_decision(p, f"Player {p + 1}: reinforce the "
                                                    f"{m.battalion_names[self.slot].lower()} (secret)", 1 + len(moves),
                                                    lambda: [NO_REINFORCEMENT] + [
                                                        f"{m.units[utype[uid]].name} to {m.space_names[s].lower()}"
@@ -440,7 +440,7 @@ class DBState:
                     self.activated[p][b] = True
                     self._regroup(p, card, self.board[p][b], f"idle {m.battalion_names[b].lower()}")
                 else:
-                    self.log.append(f"player {p}: {card.name} on the {m.battalion_names[b].lower()} "
+                    self.log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[b].lower()} "
                                     f"({st}) cannot be activated")
             c = self.orders[p][REGROUP_SLOT]
             if c >= 0:
@@ -490,17 +490,17 @@ class DBState:
         self._audit |= _TILES | _MARKS
         m = self.model
         if not self.token_on_board(p, card.unit):
-            self.log.append(f"player {p}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
                             f"on a battalion or in reinforcements")
             return
         cap = m.reinforcement_spaces
         if len(self.reinf[p]) >= cap:
-            self.log.append(f"player {p}: regrouping with {card.name} cancelled: reinforcements are full")
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: reinforcements are full")
             return
         wanted = [r for r in card.regroups]
         if not m.regroup_until_full:
             if len(self.reinf[p]) + self._regroupable(wanted, source) > cap:
-                self.log.append(f"player {p}: regrouping with {card.name} cancelled: not enough room")
+                self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
                 return
         fleeing = source is self.fleeing[p]
         for r in wanted:
@@ -516,7 +516,7 @@ class DBState:
                     self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
                     self.reinf[p].append(uid)
                     self.stats["regrouped"] += 1
-                    self.log.append(f"player {p}: {m.units[r].name} regrouped from {where}")
+                    self.log.append(f"player {p + 1}: {m.units[r].name} regrouped from {where}")
                     break
 
     def _regroupable(self, wanted: list[int], source: list[int]) -> int:
@@ -641,14 +641,14 @@ class DBState:
             self.stats["annihilated"] += 1
         elif why == "left the battlefield":
             self.stats["fled_battlefield"] += 1
-        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} {why}")
+        self.log.append(f"player {p + 1}: {self.model.units[self.utype[uid]].name} {why}")
         self._use(self.model.units[self.utype[uid]].id, "lost", p)
 
     def _flee(self, p: int, uid: int) -> None:
         """A tile enters the first fleeing space and pushes the others right; the one pushed past
         the last space leaves the battlefield."""
         self.fleeing[p].insert(0, uid)
-        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} flees")
+        self.log.append(f"player {p + 1}: {self.model.units[self.utype[uid]].name} flees")
         if len(self.fleeing[p]) > self.model.fleeing_spaces:
             self._remove(p, self.fleeing[p].pop(), "left the battlefield")
 
@@ -719,7 +719,7 @@ class DBState:
     def _tile_problems(self) -> list[str]:
         """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
         fleeing spaces."""
-        out = [f"player {p}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
+        out = [f"player {p + 1}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
                if len(self.fleeing[p]) > self.model.fleeing_spaces]
         n = len(self.utype)
         here: list[int] = []
@@ -747,11 +747,11 @@ class DBState:
             if c >= 0:
                 have[c] += 1
         if have != self.owned[p]:
-            out.append(f"player {p}: order cards created or lost")
+            out.append(f"player {p + 1}: order cards created or lost")
         if sum(self.deck[p]) != self.deck_size[p]:
-            out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
+            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
         if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-            out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
+            out.append(f"player {p + 1}: {len(self.hand[p])} cards in hand after the draw step")
         return out
 
     def _mark_problems(self) -> list[str]:
@@ -944,8 +944,8 @@ def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
     key = ("order-prompt", p, slot, status)
     prompt = m.derived.get(key)
     if prompt is None:
-        prompt = m.derived[key] = (f"Player {p}: regrouping order (face down)" if slot == REGROUP_SLOT else
-                                   f"Player {p}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
+        prompt = m.derived[key] = (f"Player {p + 1}: regrouping order (face down)" if slot == REGROUP_SLOT else
+                                   f"Player {p + 1}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
     return prompt
 
 
