@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.dice_battles.checks import content_problems
 from test_db_support import CONTENT, ROOT, content, load_yaml, model
 
@@ -166,27 +168,20 @@ def test_two_units_of_a_faction_with_the_same_picture_are_refused() -> None:
     assert "goblin-spearmen" in problems[0].message
 
 
-def test_an_order_card_that_regroups_a_hero_is_refused() -> None:
-    """Regrouped units are moved to reinforcements; a hero never stands there (it leaves the game
-    when defeated), so a card may regroup only normal units. Without this check a hero order on
-    an idle battalion would lift its own hero off the mat."""
+@pytest.mark.parametrize("card_id, regroups, named", [
+    ("warboss-grukk-order", ["goblin-spearmen", "warboss-grukk"], "warboss-grukk"),
+    ("goblin-shaman-order", ["goblin-shaman", "serpent-spawn"], "serpent-children"),
+])
+def test_an_order_card_regroups_only_normal_units_of_its_own_faction(card_id: str, regroups: list, named: str) -> None:
+    """Regrouped units are moved to reinforcements: a hero never stands there (it leaves the game
+    when defeated; a hero order on an idle battalion would lift its own hero off the mat), and a
+    unit of another faction would never be found in the fleeing zone or the battalion."""
     data = copy.deepcopy(content())
-    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == "warboss-grukk-order")
-    data["order-card"][card]["regroups"] = ["goblin-spearmen", "warboss-grukk"]
+    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == card_id)
+    data["order-card"][card]["regroups"] = regroups
     problems = content_problems(data)
     assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
-    assert "warboss-grukk" in problems[0].message
-
-
-def test_an_order_card_that_regroups_another_factions_unit_is_refused() -> None:
-    """A card regroups units of its own army (their pictures are printed on it); another faction's
-    unit would never be found in the fleeing zone or the battalion."""
-    data = copy.deepcopy(content())
-    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == "goblin-shaman-order")
-    data["order-card"][card]["regroups"] = ["goblin-shaman", "serpent-spawn"]
-    problems = content_problems(data)
-    assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
-    assert "serpent-children" in problems[0].message
+    assert named in problems[0].message
 
 
 def test_the_hero_space_is_only_for_heroes() -> None:
