@@ -350,12 +350,14 @@ def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
     Unleash the Trolls (a monster order that cancels powers), it rolls its three dice only, and
     the Troll Tamer's two dice are untouched."""
     data = {kind: list(items) for kind, items in content().items()}
-    data["order-card"] = [{**c, "effects": c["effects"] + [{"kind": "extra-dice", "amount": 1, "vs-class": ["monster"]}]}
-                          if c["id"] == "venom-lord-order" else c for c in data["order-card"]]
+    goad = {"kind": "extra-dice", "amount": 1, "vs-class": ["monster"]}
+    data["order-card"] = [{**c, "effects": c["effects"] + [goad]} if c["id"] == "venom-lord-order" else c
+                          for c in data["order-card"]]
     setup = table(p0={"battalions": [{**GOBLINS_B1, "fc": "cave-troll", "hero": "troll-tamer"},
                                      {"fl": "goblin-spearmen", "hero": "warboss-grukk"}],
                       "hand": ["troll-tamer-order"] + HAND_0[1:]},
-                  p1={"battalions": [{**SERPENTS_B1, "hero": "venom-lord"}, {"fl": "serpent-spawn", "hero": "serpent-queen"}],
+                  p1={"battalions": [{**SERPENTS_B1, "hero": "venom-lord"},
+                                     {"fl": "serpent-spawn", "hero": "serpent-queen"}],
                       "hand": ["venom-lord-order"] + HAND_1[1:]})
     scenario = {"name": "both cancel", "game": "dice-battles", "setup": setup, "steps": [
         {"choose": ["Unleash the Trolls", "Troll Smash", "No order", "No regrouping order",
@@ -364,7 +366,8 @@ def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
     m = SPEC.build_model(data)
     assert run_scenario(scenario, data, SPEC, m) == []
     # against Troll Smash, a monster order that cancels nothing, the extra die counts
-    one_sided = {**scenario, "steps": [{"choose": ["Troll Smash", "Spear Rush", "No order", "No regrouping order",
-                                                   "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
-                                       {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
+    one_sided = {**scenario, "steps": [
+        {"choose": ["Troll Smash", "Spear Rush", "No order", "No regrouping order",
+                    "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
     assert run_scenario(one_sided, data, SPEC, m) == []

@@ -23,8 +23,9 @@ def _sheet(model: Model, side: dict) -> Sheet:
     for b, bat in enumerate(bats):
         for s, ut in enumerate(bat):
             if ut >= 0 and s not in model.units[ut].positions:
+                shows = ", ".join(SPACES[i] for i in sorted(model.units[ut].positions))
                 raise ValueError(f"b{b + 1}-{SPACES[s]}: {model.units[ut].name} may not stand on "
-                                 f"{model.space_names[s].lower()} (its tile shows {', '.join(SPACES[i] for i in sorted(model.units[ut].positions))})")
+                                 f"{model.space_names[s].lower()} (its tile shows {shows})")
     for zone in ("reinforcements", "fleeing"):
         for u in side.get(zone) or []:
             if model.unit(u).level == HERO_LEVEL:

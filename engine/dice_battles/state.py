@@ -944,8 +944,9 @@ def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
     key = ("order-prompt", p, slot, status)
     prompt = m.derived.get(key)
     if prompt is None:
-        prompt = m.derived[key] = (f"Player {p + 1}: regrouping order (face down)" if slot == REGROUP_SLOT else
-                                   f"Player {p + 1}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
+        where = "regrouping order" if slot == REGROUP_SLOT else \
+            f"order for the {m.battalion_names[slot].lower()} ({status}, face down)"
+        prompt = m.derived[key] = f"Player {p + 1}: {where}" + (" (face down)" if slot == REGROUP_SLOT else "")
     return prompt
 
 
