@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.dice_battles.checks import content_problems
 from test_db_support import CONTENT, ROOT, content, load_yaml, model
 
@@ -164,3 +166,32 @@ def test_two_units_of_a_faction_with_the_same_picture_are_refused() -> None:
     problems = content_problems(data)
     assert [(p.kind, p.index, p.path) for p in problems] == [("unit", mob, ("picture",))]
     assert "goblin-spearmen" in problems[0].message
+
+
+@pytest.mark.parametrize("card_id, regroups, named", [
+    ("warboss-grukk-order", ["goblin-spearmen", "warboss-grukk"], "warboss-grukk"),
+    ("goblin-shaman-order", ["goblin-shaman", "serpent-spawn"], "serpent-children"),
+])
+def test_an_order_card_regroups_only_normal_units_of_its_own_faction(card_id: str, regroups: list, named: str) -> None:
+    """Regrouped units are moved to reinforcements: a hero never stands there (it leaves the game
+    when defeated; a hero order on an idle battalion would lift its own hero off the mat), and a
+    unit of another faction would never be found in the fleeing zone or the battalion."""
+    data = copy.deepcopy(content())
+    card = next(i for i, c in enumerate(data["order-card"]) if c["id"] == card_id)
+    data["order-card"][card]["regroups"] = regroups
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("order-card", card, ("regroups", 1))]
+    assert named in problems[0].message
+
+
+def test_the_hero_space_is_only_for_heroes() -> None:
+    """The bottom of the triangle is the hero's space: a normal tile that shows it and a hero tile
+    that shows another space are both refused."""
+    data = copy.deepcopy(content())
+    spear = next(i for i, u in enumerate(data["unit"]) if u["id"] == "goblin-spearmen")
+    queen = next(i for i, u in enumerate(data["unit"]) if u["id"] == "serpent-queen")
+    data["unit"][spear]["positions"] = ["fl", "fc", "fr", "rl", "rr", "hero"]
+    data["unit"][queen]["positions"] = ["hero", "fc"]
+    problems = content_problems(data)
+    assert [(p.kind, p.index, p.path) for p in problems] == [("unit", spear, ("positions", 5)),
+                                                              ("unit", queen, ("positions",))]

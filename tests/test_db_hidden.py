@@ -2,13 +2,18 @@
 reinforcements and the deck stay hidden; bots choose the same whatever hides there."""
 from __future__ import annotations
 
+import copy
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from engine.core.driver import derive_seed, play_game
 from engine.dice_battles import SPEC
-from test_db_support import model, scenario_state, table
+from test_db_support import choose, model, scenario_state, table
 
 OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "venom-spitters-order",
               "swamp-striders-order", "basilisk-order", "naga-priestess-order"]
@@ -85,19 +90,26 @@ def _swap_hand_and_deck(st, seat: int) -> None:
     hand.sort()
 
 
+def _seat_0_ordered(variant: int):
+    """A table after seat 0's face-down orders. Variant 1 differs from variant 0 only in hidden
+    things: two cards traded between seat 0's hand and deck, and other cards placed face down."""
+    st = scenario_state(table())
+    if variant:
+        _swap_hand_and_deck(st, 0)
+    for slot in range(4):
+        d = st.decision()
+        none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
+        st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+    return st
+
+
 @pytest.mark.parametrize("bot", ["heuristic", "random", "search:8"])
 def test_no_peek_bots_choose_the_same_whatever_the_other_side_hides(bot: str) -> None:
     """Seat 1 decides after seat 0's face-down orders: two tables that differ only in seat 0's
     hand, deck and the cards it placed face down give seat 1's bot the same options and choice."""
     choices, options, hidden = [], [], []
     for variant in (0, 1):
-        st = scenario_state(table())
-        if variant:
-            _swap_hand_and_deck(st, 0)
-        for slot in range(4):
-            d = st.decision()
-            none = [i for i, o in enumerate(d.options) if o.startswith("No ")]
-            st.apply(none[0] if slot >= 2 else (0 if variant == 0 else len(d.options) - 1 - len(none)))
+        st = _seat_0_ordered(variant)
         hidden.append((list(st.hand[0]), list(st.orders[0])))
         d = st.decision()
         assert d.player == 1
@@ -141,13 +153,13 @@ def test_how_many_reinforcement_choices_a_seat_makes_does_not_reveal_them() -> N
     assert counts == [2, 2]
 
 
-def test_the_log_a_seat_sees_blanks_exactly_the_other_seats_draws_and_unrevealed_choices() -> None:
+def test_the_log_a_seat_sees_blanks_the_other_seats_draws_orders_and_unrevealed_choices() -> None:
     rec = play_game(SPEC, model(), 2, derive_seed(4, 0), ["heuristic"])
     st = SPEC.new_state(model(), 2, {})
     for action in rec.actions:
         for seat in (0, 1):
             private = set(st.secret_open[i] for i, who in enumerate(st.secret_who) if who != seat)
-            private |= set(st.drawn_at[1 - seat])
+            private |= set(st.private_at[1 - seat])
             want = [0 if i in private else a for i, a in enumerate(st.actions)]
             assert st.visible_actions(seat) == want
             token = st.redact(seat)
@@ -155,3 +167,123 @@ def test_the_log_a_seat_sees_blanks_exactly_the_other_seats_draws_and_unrevealed
             st.restore(token)
         st.apply(action)
     assert st.actions == rec.actions
+
+
+def test_the_other_seat_cannot_count_secret_reinforcements_in_the_observation() -> None:
+    """Online edition: reinforcements are sent blind. Until the reveal, seat 1 sees the same table
+    whether seat 0 sent its reserve Mob or kept it."""
+    seen = []
+    for choice in ("No reinforcement", "Frenzied Mob"):
+        st = scenario_state(table(p0={"reinforcements": ["goblin-mob"]}, p1={"reinforcements": ["hatchlings"]}))
+        choose(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+              "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", choice)
+        assert st.decision().player == 1 and "reinforce" in st.decision().prompt
+        seen.append(st.observation(1))
+    assert seen[0] == seen[1]
+
+
+def test_a_redacted_state_holds_nothing_of_the_other_seats_hidden_cards() -> None:
+    """Everything a bot of seat 1 can reach in the state, not only the fields the rules read, is
+    the same for two tables that differ only in seat 0's hand, deck and face-down orders."""
+    views = []
+    for variant in (0, 1):
+        st = _seat_0_ordered(variant)
+        assert st.decision().player == 1
+        token = st.redact(1)
+        views.append(copy.deepcopy({k: v for k, v in vars(st).items() if k not in ("model", "_pending")}))
+        st.restore(token)
+    assert views[0].keys() == views[1].keys()
+    assert [k for k in views[0] if views[0][k] != views[1][k]] == []
+
+
+def test_a_revealed_order_does_not_tell_how_the_hand_was_made_up() -> None:
+    """Seat 0 plays the same cards from two hands that differ only in cards it kept: once the
+    orders are turned over, seat 1's view of the game (observation and action log) is the same."""
+    other_hand = ["goblin-spearmen-order", "goblin-spearmen-order", "goblin-spearmen-order", "wolf-riders-order",
+                  "cave-troll-order", "shield-goblins-order", "goblin-mob-order"]
+    views = []
+    for hand in (None, other_hand):
+        st = scenario_state(table(p0={"hand": hand}) if hand else table())
+        choose(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+              "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
+        assert st.reveals and st.decision().player == -1
+        views.append((st.visible_actions(1), st.observation(1)))
+    assert views[0] == views[1]
+
+
+@pytest.mark.parametrize("action", [-1, 99, True, 1.0, "0", None])
+def test_an_illegal_action_is_refused_and_changes_nothing(action) -> None:
+    st = scenario_state(table())
+    before = st.fingerprint()
+    with pytest.raises(ValueError):
+        st.apply(action)
+    assert st.fingerprint() == before and st.check_invariants() == []
+
+
+def test_no_action_is_accepted_once_the_game_is_over() -> None:
+    rec = play_game(SPEC, model(), 2, derive_seed(6, 0), ["heuristic"])
+    from engine.core.driver import replay
+    st = replay(SPEC, model(), 2, rec.actions)
+    assert st.is_over()
+    with pytest.raises(ValueError, match="over"):
+        st.apply(0)
+
+
+def test_a_seat_acts_only_on_its_own_decisions_and_cards() -> None:
+    """Nobody acts out of turn: every choice belongs to the seat the decision names, and applying
+    it never touches the other seat's hand, face-down orders or secret reinforcements."""
+    rec = play_game(SPEC, model(), 2, derive_seed(11, 0), ["random"])
+    st = SPEC.new_state(model(), 2, {})
+    checked = 0
+    for action in rec.actions:
+        d = st.decision()
+        if d.player in (0, 1):
+            other = 1 - d.player
+            before = (list(st.hand[other]), list(st.orders[other]), list(st.pend[other]))
+            st.apply(action)
+            assert (st.hand[other], st.orders[other], st.pend[other]) == before or st.phase not in (
+                "orders", "reinforce"), d.prompt   # the reveal (after the last choice) may move them
+            checked += 1
+        else:
+            st.apply(action)
+    assert st.is_over() and checked > 20
+
+
+def test_through_whole_games_a_seat_sees_the_same_state_whatever_the_other_side_hides() -> None:
+    """At every decision of a seat, throughout real games: the state redacted for that seat is the
+    same, field by field, as the redacted state of a copy whose hidden part (the other hand, deck,
+    face-down orders and secret reinforcements) was dealt again at random."""
+    rng = random.Random(5)
+    compared = 0
+    for game in range(3):
+        rec = play_game(SPEC, model(), 2, derive_seed(12, game), ["heuristic"])
+        st = SPEC.new_state(model(), 2, {})
+        for i, action in enumerate(rec.actions):
+            d = st.decision()
+            if d.player in (0, 1) and i % 3 == 0:
+                twin = st.clone()
+                twin.resample(d.player, rng)
+                views = []
+                for s in (st, twin):
+                    token = s.redact(d.player)
+                    views.append(copy.deepcopy({k: v for k, v in vars(s).items() if k not in ("model", "_pending")}))
+                    s.restore(token)
+                assert views[0] == views[1], (i, d.prompt, [k for k in views[0] if views[0][k] != views[1][k]])
+                compared += 1
+            st.apply(action)
+    assert compared > 100
+
+
+def test_prompts_name_players_as_the_command_line_does() -> None:
+    """`hordekit replay --as 2` tells the game from the second player's chair: the other player's
+    secret orders show as player 1's, its own as 'you', and every prompt names the same player as
+    the line it is on (players are counted from 1 everywhere)."""
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", "tests/golden/db-heuristic-predefined.json",
+                          "--game", "dice-battles", "--as", "2"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    others = re.findall(r"step \d+: player (\d), 'Player (\d): order for", run.stdout)
+    mine = re.findall(r"step \d+: you, 'Player (\d): order for", run.stdout)
+    assert others and all(a == b == "1" for a, b in others)
+    assert mine and set(mine) == {"2"}
+    assert "Player 0" not in run.stdout and "player 0" not in run.stdout

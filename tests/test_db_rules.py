@@ -2,9 +2,12 @@
 a look inside the state (draws, reshuffles, invariants, clones, armies)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from engine.core.driver import derive_seed, play_game, replay
 from engine.core.scenario import run_scenario
@@ -13,7 +16,8 @@ from engine.dice_battles.armies import CUSTOM_VARIANTS, custom
 from engine.dice_battles.checks import army_problems
 from engine.dice_battles.model import SPACES
 from engine.dice_battles.state import DBState
-from test_db_support import SCENARIOS, content, load_yaml, model, scenario_state, table
+from test_db_support import (GOBLINS_B1, HAND_0, HAND_1, SCENARIOS, SERPENTS_B1, choose, content, load_yaml, model,
+                             scenario_state, table)
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 
@@ -200,6 +204,7 @@ def test_custom_armies_keep_the_army_rules() -> None:
                     "battalions": [{s: m.units[u].id for s, u in zip(SPACES, b)} for b in sheet.battalions],
                     "reinforcements": [m.units[u].id for u in sheet.reinforcements]}
             assert army_problems(army, units, rules, m.setup_reinforcements_max) == [], (faction, k)
+            assert all(u >= 0 for b in sheet.battalions for u in b), ("every battalion filled", faction, k)
 
 
 def test_armies_can_be_fixed_by_options() -> None:
@@ -254,3 +259,115 @@ def test_cancel_all_regrouping_counts_each_fleeing_tile_once() -> None:
         {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", "goblin-spearmen"],
                     "players.0.fleeing": []}}]}
     assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def test_set_up_one_order_card_per_tile_shuffled_into_the_deck_and_seven_drawn() -> None:
+    """Set-up: for every tile placed (battalions and reinforcements) its order card goes into the
+    deck; each player then draws seven cards."""
+    st = SPEC.new_state(model(), 2, {"armies": ["goblin-warband", "venom-coil"]})
+    while st.decision().player == -1:
+        st.apply(0)
+    m = st.model
+    for p in (0, 1):
+        tiles = [uid for bat in st.board[p] for uid in bat if uid >= 0] + st.reinf[p]
+        cards = [0] * len(m.cards)
+        for uid in tiles:
+            cards[m.units[st.utype[uid]].card] += 1
+        assert st.owned[p] == cards
+        assert len(st.hand[p]) == 7 and st.deck_size[p] == len(tiles) - 7
+    assert st.round == 1 and st.decision().player == 0
+
+
+def test_a_card_without_attack_places_no_dice_even_with_two_matching_units() -> None:
+    """Step 3: no dice are placed on a card without attack, so the die for a second matching unit
+    and offensive powers do not apply. Spear Rush given no attack, with two Spearmen in the first
+    battalion, rolls nothing."""
+    data = {kind: list(items) for kind, items in content().items()}
+    data["order-card"] = [{**c, "attack": {**c["attack"], "dice": 0}} if c["id"] == "goblin-spearmen-order" else c
+                          for c in data["order-card"]]
+    scenario = {"name": "no attack", "game": "dice-battles", "setup": table(), "steps": [
+        {"choose": ["Spear Rush", "Troll Smash", "No order", "No regrouping order",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.0.activated": [True, False, False, False], "players.0.dice": [0, 0, 0],
+                    "phase": "draw"}}]}
+    assert run_scenario(scenario, data, SPEC, SPEC.build_model(data)) == []
+
+
+def test_a_regrouped_unit_comes_back_to_reinforcements_without_its_dice() -> None:
+    """Decision (docs/games/dice-battles.md): a fleeing unit keeps its dice while it flees and
+    leaves them behind when it is regrouped. The Spearmen fled with two wounds and a poison die;
+    Spear Rush on the regrouping orders brings them back to reinforcements clean."""
+    st = scenario_state(table(p0={"fleeing": ["goblin-spearmen"], "marks": {"fleeing-1": {"wounds": 2, "poison": 1}}}))
+    assert st.observation(0)["players"][0]["fleeing"] == [["goblin-spearmen", 2, 1, 0]]
+    choose(st, "Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+           "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
+    seen = st.observation(0)["players"][0]
+    assert seen["fleeing"] == [] and seen["reinforcements"] == [["goblin-spearmen", 0, 0, 0]]
+
+
+@pytest.mark.parametrize("marks, message", [
+    ({"b1-fl": {"wounds": 9}}, "b1-fl: 9 wounds, but Goblin Spearmen has 2 morale squares"),
+    ({"b1-fl": {"poison": 2}}, "b1-fl: poison is 0 or 1"),
+    ({"b7-fl": {"wounds": 1}}, "no place 'b7-fl'"),
+    ({"fleeing-2": {"wounds": 1}}, "no place 'fleeing-2'"),
+    ({"b2-rr": {"wounds": 1}}, "no tile at b2-rr"),
+])
+def test_a_scenario_cannot_mark_a_tile_beyond_the_rules_or_a_place_that_is_not_there(tmp_path: Path, marks,
+                                                                                     message: str) -> None:
+    """A scenario's table must be one the rules can reach: wounds within a tile's morale squares, one
+    poison die at most, marks on a tile that is there. `hordekit scenario` says which, and fails."""
+    _assert_scenario_refused(tmp_path, {"marks": marks}, message)
+
+
+@pytest.mark.parametrize("side, message", [
+    ({"battalions": [{"fl": "goblin-archers", "hero": "warboss-grukk"}]},
+     "b1-fl: Goblin Archers may not stand on front left (its tile shows rl, rr)"),
+    ({"reinforcements": ["troll-tamer"]}, "reinforcements: the hero 'troll-tamer' cannot be there"),
+    ({"fleeing": ["warboss-grukk"]}, "fleeing: the hero 'warboss-grukk' cannot be there"),
+])
+def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: Path, side, message: str) -> None:
+    """Units stand only on the spaces their tile shows, and a hero never waits in reinforcements or
+    flees: a scenario's table that breaks this is refused, naming the place."""
+    _assert_scenario_refused(tmp_path, side, message)
+
+
+def _assert_scenario_refused(tmp_path: Path, side: dict, message: str) -> None:
+    """Run a rulebook scenario with seat 0's setup changed through the CLI; it must fail with `message`."""
+    data = load_yaml(SCENARIOS / "three-wounds-with-poison-flee.yaml")
+    data["setup"]["players"][0].update(side)
+    path = tmp_path / "broken-marks.yaml"
+    with path.open("w", encoding="utf-8") as fh:
+        YAML(typ="safe", pure=True).dump(data, fh)
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1 and message in run.stdout, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
+    """Decision (docs/games/dice-battles.md): when both opposing cards cancel powers, both sides'
+    powers are cancelled. Lord of Fangs is given an extra die against monster orders; facing
+    Unleash the Trolls (a monster order that cancels powers), it rolls its three dice only, and
+    the Troll Tamer's two dice are untouched."""
+    data = {kind: list(items) for kind, items in content().items()}
+    goad = {"kind": "extra-dice", "amount": 1, "vs-class": ["monster"]}
+    data["order-card"] = [{**c, "effects": c["effects"] + [goad]} if c["id"] == "venom-lord-order" else c
+                          for c in data["order-card"]]
+    setup = table(p0={"battalions": [{**GOBLINS_B1, "fc": "cave-troll", "hero": "troll-tamer"},
+                                     {"fl": "goblin-spearmen", "hero": "warboss-grukk"}],
+                      "hand": ["troll-tamer-order"] + HAND_0[1:]},
+                  p1={"battalions": [{**SERPENTS_B1, "hero": "venom-lord"},
+                                     {"fl": "serpent-spawn", "hero": "serpent-queen"}],
+                      "hand": ["venom-lord-order"] + HAND_1[1:]})
+    scenario = {"name": "both cancel", "game": "dice-battles", "setup": setup, "steps": [
+        {"choose": ["Unleash the Trolls", "Troll Smash", "No order", "No regrouping order",
+                    "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.0.dice": [2, 0, 0], "players.1.dice": [3, 0, 0]}}]}
+    m = SPEC.build_model(data)
+    assert run_scenario(scenario, data, SPEC, m) == []
+    # against Troll Smash, a monster order that cancels nothing, the extra die counts
+    one_sided = {**scenario, "steps": [
+        {"choose": ["Troll Smash", "Spear Rush", "No order", "No regrouping order",
+                    "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
+    assert run_scenario(one_sided, data, SPEC, m) == []

@@ -53,3 +53,10 @@ def table(**changes) -> dict:
     p0.update(changes.get("p0", {}))
     p1.update(changes.get("p1", {}))
     return {"players": [p0, p1]}
+
+
+def choose(st, *labels: str) -> None:
+    """Take, decision after decision, the option that starts with each label (the first if several)."""
+    for label in labels:
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))

@@ -45,14 +45,38 @@ def _card_links(cards: list[dict], units: dict[str, dict]) -> list[Problem]:
         if int(c.get("quantity", 1)) != int(u.get("quantity", 1)):
             out.append(Problem("order-card", i, ("quantity",), f"{c.get('quantity', 1)} copies of '{c['id']}' but "
                                f"{u.get('quantity', 1)} tiles of '{u['id']}'", "each tile comes with its own card"))
+        for k, r in enumerate(c.get("regroups") or []):
+            if units.get(r, {}).get("level") == "hero":
+                out.append(Problem("order-card", i, ("regroups", k), f"'{c['id']}' regroups the hero '{r}'",
+                                   "heroes never flee and never wait in reinforcements: regroup normal units"))
+            elif r in units and units[r].get("faction") != u.get("faction"):
+                out.append(Problem("order-card", i, ("regroups", k), f"'{c['id']}' regroups '{r}' of "
+                                   f"{units[r].get('faction')}, but its unit is of {u.get('faction')}",
+                                   "a card regroups units of its own army"))
         if c.get("level") != u.get("level"):
             out.append(Problem("order-card", i, ("level",), f"card level {c.get('level')} differs from its "
                                f"unit's level {u.get('level')}", "the card shows its unit's level"))
     out += _shared_pictures(units)
+    out += _hero_space(units)
     for uid in units:
         if uid not in seen:
             out.append(Problem("unit", list(units).index(uid), ("id",), f"unit '{uid}' has no order card",
                                "add an order card with unit: " + uid))
+    return out
+
+
+def _hero_space(units: dict[str, dict]) -> list[Problem]:
+    """The bottom space of a battalion is the hero's: a hero tile shows only it, a normal tile never."""
+    out = []
+    for i, (uid, u) in enumerate(units.items()):
+        positions = list(u.get("positions") or [])
+        if u.get("level") == "hero" and positions != ["hero"]:
+            out.append(Problem("unit", i, ("positions",), f"hero '{uid}' shows {positions}; a hero stands only "
+                               "on the hero space", "positions: [hero]"))
+        elif u.get("level") != "hero" and "hero" in positions:
+            k = positions.index("hero")
+            out.append(Problem("unit", i, ("positions", k), f"'{uid}' is not a hero but its tile shows the hero "
+                               "space", "normal units stand on fl, fc, fr, rl, rr"))
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice_battles.armies import Sheet, predefined
-from engine.dice_battles.model import HERO, SPACES, Model
+from engine.dice_battles.model import HERO, HERO_LEVEL, SPACES, Model
 from engine.dice_battles.state import DBState
 
 
@@ -18,6 +18,18 @@ def _sheet(model: Model, side: dict) -> Sheet:
         bats = base.battalions
     else:
         raise ValueError("a player needs an army or battalions")
+    if "battalions" in side and len(side["battalions"]) > 3:
+        raise ValueError(f"{len(side['battalions'])} battalions; an army has 3")
+    for b, bat in enumerate(bats):
+        for s, ut in enumerate(bat):
+            if ut >= 0 and s not in model.units[ut].positions:
+                shows = ", ".join(SPACES[i] for i in sorted(model.units[ut].positions))
+                raise ValueError(f"b{b + 1}-{SPACES[s]}: {model.units[ut].name} may not stand on "
+                                 f"{model.space_names[s].lower()} (its tile shows {shows})")
+    for zone in ("reinforcements", "fleeing"):
+        for u in side.get(zone) or []:
+            if model.unit(u).level == HERO_LEVEL:
+                raise ValueError(f"{zone}: the hero '{u}' cannot be there (a defeated hero leaves the game)")
     if "reinforcements" in side:
         reinf = tuple(model.unit(u).idx for u in side["reinforcements"])
     else:
@@ -54,8 +66,13 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
             st.hand[p].sort()
         for where, marks in (side.get("marks") or {}).items():
             uid = _tile_at(st, p, where)
+            unit = model.units[st.utype[uid]]
             st.wounds[uid] = int(marks.get("wounds", 0))
             st.poison[uid] = int(marks.get("poison", 0))
+            if not 0 <= st.wounds[uid] <= unit.morale:
+                raise ValueError(f"{where}: {st.wounds[uid]} wounds, but {unit.name} has {unit.morale} morale squares")
+            if st.poison[uid] not in (0, 1):
+                raise ValueError(f"{where}: poison is 0 or 1 (a tile carries one poison die at most)")
     st.round = int(setup.get("round", 0))
     st.phase = "army"
     st.start()
@@ -65,10 +82,11 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
 def _tile_at(st: DBState, p: int, where: str) -> int:
     """'b1-fl' (battalion 1, front left), 'reinforcements-1' or 'fleeing-2' -> the tile there."""
     zone, _, rest = where.partition("-")
-    if zone.startswith("b") and zone[1:].isdigit():
+    if zone.startswith("b") and zone[1:].isdigit() and 1 <= int(zone[1:]) <= 3 and rest in SPACES:
         uid = st.board[p][int(zone[1:]) - 1][SPACES.index(rest)]
-    elif zone in ("reinforcements", "fleeing"):
-        uid = (st.reinf if zone == "reinforcements" else st.fleeing)[p][int(rest) - 1]
+    elif zone in ("reinforcements", "fleeing") and rest.isdigit() and \
+            1 <= int(rest) <= len(zone_tiles := (st.reinf if zone == "reinforcements" else st.fleeing)[p]):
+        uid = zone_tiles[int(rest) - 1]
     else:
         raise ValueError(f"no place '{where}' (write b1-fl, b2-hero, fleeing-1 ...)")
     if uid < 0:

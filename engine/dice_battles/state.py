@@ -24,7 +24,7 @@ from engine.dice_battles.model import COLOURS, HERO, Card, Model
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = Decision(CHANCE, "Roll an attack die", FACES)
-_DRAW_PROMPTS = tuple(f"Player {p} draws an order card" for p in (0, 1))
+_DRAW_PROMPTS = tuple(f"Player {p + 1} draws an order card" for p in (0, 1))
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
@@ -82,7 +82,11 @@ class DBState:
         self.owned = [[0] * nc for _ in range(2)]
         self.orders = [[-1] * 4 for _ in range(2)]  # battalions 0-2 and the regrouping order (3)
         self.pend: list[list[tuple[int, int, int]]] = [[], []]  # secret reinforcements (b, uid, space)
-        self.drawn_at: list[list[int]] = [[], []]  # positions in `actions` of each seat's draws
+        # Positions in `actions` that only the seat itself may ever read: its draws (the option index
+        # names the card) and its orders (the index ranks the card among the kinds in its hand, so
+        # even after the reveal it would tell the other seat how that hand was made up).
+        self.private_at: list[list[int]] = [[], []]
+        self.orders_at: list[int] = []            # this round's order positions (kept blank at the reveal)
         self.activated = [[False] * 4 for _ in range(2)]
         self.cancelled = [[False] * 3 for _ in range(2)]
         self.dice = [[0] * 3 for _ in range(2)]   # dice computed for each card this round
@@ -144,11 +148,14 @@ class DBState:
         if kind == "roll":  # the commonest step first
             self._assign_die(action + 1)
         elif kind == "draw":
-            self.drawn_at[self.seat].append(len(self.actions) - 1)
+            self.private_at[self.seat].append(len(self.actions) - 1)
             self._draw(self.seat, move)
         elif kind == "order":
-            self.secret_open.append(len(self.actions) - 1)
+            pos = len(self.actions) - 1
+            self.secret_open.append(pos)
             self.secret_who.append(self.seat)
+            self.private_at[self.seat].append(pos)
+            self.orders_at.append(pos)
             self.fresh_hands = False
             if move >= 0:
                 self._audit |= _CARDS_OF[self.seat]
@@ -259,7 +266,7 @@ class DBState:
                         self.seat += 1
                         continue
                     labels, moves, weights = got
-                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat}", labels, weights), moves)
+                    self._ask("army", Decision(CHANCE, f"Army of player {self.seat + 1}", labels, weights), moves)
                     return
                 self.phase, self.seat = "draw", 0
 
@@ -366,7 +373,7 @@ class DBState:
             if self.pend[p]:  # tiles already sent face down are not sent twice
                 moves = self.reinforcement_moves(p, self.slot)
             utype = self.utype
-            self._ask("reinforce", secret_decision(p, f"Player {p}: reinforce the "
+            self._ask("reinforce", secret_decision(p, f"Player {p + 1}: reinforce the "
                                                    f"{m.battalion_names[self.slot].lower()} (secret)", 1 + len(moves),
                                                    lambda: [NO_REINFORCEMENT] + [
                                                        f"{m.units[utype[uid]].name} to {m.space_names[s].lower()}"
@@ -381,8 +388,9 @@ class DBState:
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
         if self.seen is not None:
             for pos in self.secret_open:
-                self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
-        self.secret_open, self.secret_who, self.log = [], [], []
+                if pos not in self.orders_at:   # the card shows on the mat; its index stays private
+                    self.seen[0][pos] = self.seen[1][pos] = self.actions[pos]
+        self.secret_open, self.secret_who, self.orders_at, self.log = [], [], [], []
         for p in (0, 1):
             for b, uid, s in self.pend[p]:
                 self.reinf[p].remove(uid)
@@ -432,7 +440,7 @@ class DBState:
                     self.activated[p][b] = True
                     self._regroup(p, card, self.board[p][b], f"idle {m.battalion_names[b].lower()}")
                 else:
-                    self.log.append(f"player {p}: {card.name} on the {m.battalion_names[b].lower()} "
+                    self.log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[b].lower()} "
                                     f"({st}) cannot be activated")
             c = self.orders[p][REGROUP_SLOT]
             if c >= 0:
@@ -482,17 +490,17 @@ class DBState:
         self._audit |= _TILES | _MARKS
         m = self.model
         if not self.token_on_board(p, card.unit):
-            self.log.append(f"player {p}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
                             f"on a battalion or in reinforcements")
             return
         cap = m.reinforcement_spaces
         if len(self.reinf[p]) >= cap:
-            self.log.append(f"player {p}: regrouping with {card.name} cancelled: reinforcements are full")
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: reinforcements are full")
             return
         wanted = [r for r in card.regroups]
         if not m.regroup_until_full:
             if len(self.reinf[p]) + self._regroupable(wanted, source) > cap:
-                self.log.append(f"player {p}: regrouping with {card.name} cancelled: not enough room")
+                self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
                 return
         fleeing = source is self.fleeing[p]
         for r in wanted:
@@ -508,7 +516,7 @@ class DBState:
                     self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
                     self.reinf[p].append(uid)
                     self.stats["regrouped"] += 1
-                    self.log.append(f"player {p}: {m.units[r].name} regrouped from {where}")
+                    self.log.append(f"player {p + 1}: {m.units[r].name} regrouped from {where}")
                     break
 
     def _regroupable(self, wanted: list[int], source: list[int]) -> int:
@@ -633,14 +641,14 @@ class DBState:
             self.stats["annihilated"] += 1
         elif why == "left the battlefield":
             self.stats["fled_battlefield"] += 1
-        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} {why}")
+        self.log.append(f"player {p + 1}: {self.model.units[self.utype[uid]].name} {why}")
         self._use(self.model.units[self.utype[uid]].id, "lost", p)
 
     def _flee(self, p: int, uid: int) -> None:
         """A tile enters the first fleeing space and pushes the others right; the one pushed past
         the last space leaves the battlefield."""
         self.fleeing[p].insert(0, uid)
-        self.log.append(f"player {p}: {self.model.units[self.utype[uid]].name} flees")
+        self.log.append(f"player {p + 1}: {self.model.units[self.utype[uid]].name} flees")
         if len(self.fleeing[p]) > self.model.fleeing_spaces:
             self._remove(p, self.fleeing[p].pop(), "left the battlefield")
 
@@ -711,7 +719,7 @@ class DBState:
     def _tile_problems(self) -> list[str]:
         """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
         fleeing spaces."""
-        out = [f"player {p}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
+        out = [f"player {p + 1}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
                if len(self.fleeing[p]) > self.model.fleeing_spaces]
         n = len(self.utype)
         here: list[int] = []
@@ -739,11 +747,11 @@ class DBState:
             if c >= 0:
                 have[c] += 1
         if have != self.owned[p]:
-            out.append(f"player {p}: order cards created or lost")
+            out.append(f"player {p + 1}: order cards created or lost")
         if sum(self.deck[p]) != self.deck_size[p]:
-            out.append(f"player {p}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
+            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
         if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-            out.append(f"player {p}: {len(self.hand[p])} cards in hand after the draw step")
+            out.append(f"player {p + 1}: {len(self.hand[p])} cards in hand after the draw step")
         return out
 
     def _mark_problems(self) -> list[str]:
@@ -810,10 +818,11 @@ class DBState:
                 "hand": list(self.hand[p]) if mine else len(self.hand[p]),
                 "deck": self.deck_size[p] if not mine else [c for c, k in enumerate(self.deck[p]) for _ in range(k)],
                 "orders": [c if (mine or revealed or c < 0) else "face-down" for c in self.orders[p]],
-                "reinforcing": [list(x) for x in self.pend[p]] if mine else len(self.pend[p]),
                 "heroes_lost": self.heroes_lost[p],
                 "army": self.sheet_ids[p], "faction": self.factions[p],
             })
+            if mine:   # reinforcements are sent blind (online edition): not even their number shows
+                sides[-1]["reinforcing"] = [list(x) for x in self.pend[p]]
         return {"seat": seat, "round": self.round, "phase": self.phase, "players": sides,
                 "dice": [list(d) for d in self.dice], "actions": self.visible_actions(seat)}
 
@@ -833,14 +842,16 @@ class DBState:
         aside whole (not copied), the log is swapped for the seat's own view of it, and the
         stand-ins, which a seat's several decisions of a phase share, are kept (see `_stand_ins`)."""
         o = 1 - seat
-        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen)
+        hand, deck, orders = self._stand_ins(o)   # before anything is swapped: it reads the real lists
+        token = (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen,
+                 self._kept_stand_ins)
         if self.seen is not None:
             self.actions, self.seen = self.seen[seat], None
         else:  # a redacted state's clone: blank the positions in a copy
             hidden = set(self._secret_positions_of(o))
             self.actions = [0 if i in hidden else a for i, a in enumerate(self.actions)]
-        hand, deck, orders = self._stand_ins(o)
         self.hand[o], self.deck[o], self.orders[o], self.pend[o] = list(hand), list(deck), list(orders), []
+        self._kept_stand_ins = (None, None)   # the cache holds the real lists: set aside with them
         return token
 
     def _stand_ins(self, o: int) -> tuple[list[int], list[int], list[int]]:
@@ -868,7 +879,8 @@ class DBState:
         return result
 
     def restore(self, token: Any) -> None:
-        o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen = token
+        (o, self.hand[o], self.deck[o], self.orders[o], self.pend[o], self.actions, self.seen,
+         self._kept_stand_ins) = token
 
     def resample(self, seat: int, rng: random.Random) -> None:
         """Redraw in place what `seat` cannot see: the other hand, its face-down orders, its deck
@@ -903,9 +915,9 @@ class DBState:
         return sorted(pool)
 
     def _secret_positions_of(self, o: int) -> list[int]:
-        """Positions in `actions` that only seat o may read: its unrevealed secret choices and
-        every card it drew (the option index names the card)."""
-        return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.drawn_at[o]
+        """Positions in `actions` that only seat o may read: its unrevealed secret choices, every
+        card it drew and every order it placed (see `private_at`)."""
+        return [pos for pos, who in zip(self.secret_open, self.secret_who) if who == o] + self.private_at[o]
 
 
 def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str, ...], tuple[Any, ...],
@@ -932,8 +944,9 @@ def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
     key = ("order-prompt", p, slot, status)
     prompt = m.derived.get(key)
     if prompt is None:
-        prompt = m.derived[key] = (f"Player {p}: regrouping order (face down)" if slot == REGROUP_SLOT else
-                                   f"Player {p}: order for the {m.battalion_names[slot].lower()} ({status}, face down)")
+        where = "regrouping order" if slot == REGROUP_SLOT else \
+            f"order for the {m.battalion_names[slot].lower()} ({status}, face down)"
+        prompt = m.derived[key] = f"Player {p + 1}: {where}" + (" (face down)" if slot == REGROUP_SLOT else "")
     return prompt
 
 
@@ -969,6 +982,6 @@ class _Lazy:
 
 
 _FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
-         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "log")
-_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "drawn_at",
+         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log")
+_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
            "activated", "cancelled", "dice")
