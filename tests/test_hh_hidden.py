@@ -139,3 +139,44 @@ def test_resampling_deals_the_face_down_cards_among_their_own_levels() -> None:
         assert twin.observation(0) == seen
         layouts.add(tuple(tuple(s.cards) for s in twin.line))
     assert len(layouts) > 1
+
+
+def _plain(value, seen=None):
+    """A state attribute as plain data, to compare two states: engine objects become the tuple
+    of their slots; the model and functions, the same in both, are left out."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return sorted((repr(k), _plain(v)) for k, v in value.items())
+    if hasattr(value, "__slots__") and not isinstance(value, type):
+        return (type(value).__name__, [_plain(getattr(value, a, None)) for a in value.__slots__])
+    if value is None or isinstance(value, (int, float, str, bool)):
+        return value
+    return type(value).__name__
+
+
+def test_a_redacted_state_keeps_no_copy_of_the_other_hands() -> None:
+    """Everything a bot can read on a redacted state is the same for two games that differ only
+    in a card of the other player's hand: no cache or memo holds the real hands. (The action
+    log is left out: it is the engine core's replay record, the same shape in every game.)"""
+    rec = play_game(SPEC, model(), 2, derive_seed(9, 0), ["heuristic"])
+    at = next(i for i in range(60, len(rec.actions))
+              if (d := replay(SPEC, model(), 2, rec.actions[:i]).decision()).player == 0 and d.n > 1)
+    a, b = replay(SPEC, model(), 2, rec.actions[:at]), replay(SPEC, model(), 2, rec.actions[:at])
+    swap = next(c for c, n in enumerate(b.deck_counts) if n and c not in b.hands[1])
+    old = b.hands[1][0]
+    b.hands[1][0] = swap
+    b.deck_counts[swap] -= 1
+    b.deck_counts[old] += 1
+    for st in (a, b):
+        assert st.check_invariants() == []          # fills the invariants' memo with what is real
+        st.restore(st.redact(0))                    # and the redaction memo
+    skip = {"actions", "_gen", "_current", "_cp", "model", "options", "situation", "_labels"}
+    ta, tb = a.redact(0), b.redact(0)
+    try:
+        differ = [k for k in vars(a) if k not in skip and _plain(getattr(a, k)) != _plain(getattr(b, k))]
+    finally:
+        a.restore(ta)
+        b.restore(tb)
+    assert differ == []
+    assert a.hands[1] != b.hands[1] and a.check_invariants() == [] and b.check_invariants() == []

@@ -74,7 +74,8 @@ def redact(st: "HHState", seat: int) -> Any:
     rules holding it keep working. The canonical deal is remembered per seat with the deck
     counts and other hands it was made from: bots decide many times between two draws (every
     step of a roll), and comparing short lists is far cheaper than dealing again. The memo only
-    hands out fresh copies, so nothing done to a redacted state or its clones can change it."""
+    hands out fresh copies, so nothing done to a redacted state or its clones can change it, and
+    it is swapped out with the real hands while the state is redacted, so no bot can read it."""
     hands, counts = st.hands, st.deck_counts
     others = hands[:seat] + hands[seat + 1:]
     memo = st.redactions.get(seat)
@@ -84,13 +85,17 @@ def redact(st: "HHState", seat: int) -> Any:
     dealt = memo[2]
     st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
     st.deck_counts = list(memo[3])
-    return hands, counts, _rearrange(st, sorted)
+    token = hands, counts, _rearrange(st, sorted), st.redactions, st.sound
+    # The memos hold the real hands (this one, and the invariants' last sound inputs): the
+    # token keeps them while a bot reads the state, which gets empty ones of its own.
+    st.redactions, st.sound = {}, {}
+    return token
 
 
 def restore(st: "HHState", token: Any) -> None:
-    """Put back the real hands, deck counts and stacks that `redact` swapped out."""
+    """Put back the real hands, deck counts, stacks and memos that `redact` swapped out."""
     if token:
-        st.hands, st.deck_counts, stacks = token
+        st.hands, st.deck_counts, stacks, st.redactions, st.sound = token
         for s, cards in stacks:
             s.cards = cards
 
