@@ -1,6 +1,9 @@
 """A player trying to break Hordes & Heroes through the engine: acting out of turn, illegal
-option numbers, and reading a face-down card through the observation, a label or a bot."""
+option numbers, and reading hidden cards (a face-down horde card, another hand) through the
+observation, a label, a bot or the memos a redacted state carries."""
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -129,7 +132,6 @@ def test_a_redacted_state_reads_the_same_whatever_lies_face_down() -> None:
 
 
 def test_resampling_deals_the_face_down_cards_among_their_own_levels() -> None:
-    import random
     st = _situation(_face_down_table("ghoul", "wraith"))
     seen = st.observation(0)
     layouts = set()
@@ -141,7 +143,7 @@ def test_resampling_deals_the_face_down_cards_among_their_own_levels() -> None:
     assert len(layouts) > 1
 
 
-def _plain(value, seen=None):
+def _plain(value):
     """A state attribute as plain data, to compare two states: engine objects become the tuple
     of their slots; the model and functions, the same in both, are left out."""
     if isinstance(value, (list, tuple)):
