@@ -1,6 +1,7 @@
 """Every rulebook worked example and FAQ ruling, as a scenario file, holds."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,33 @@ def test_a_wrong_player_count_in_a_file_is_reported_at_its_line(tmp_path: Path) 
                          cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 1
     assert f"seven.yaml:{line}:" in run.stdout and "is for 2 to 5 players" in run.stdout
+
+
+def _doc_test_names() -> list[str]:
+    """The tests and scenarios the rules docs name (last column of the rule-by-rule table and of
+    the readings table)."""
+    text = (SCENARIOS.parent.parent / "docs" / "games" / "hordes-and-heroes.md").read_text(encoding="utf-8")
+    names = []
+    for title in ("## The rulebook, rule by rule", "## Readings of unclear rules"):
+        section = text.split(title, 1)[1].split("\n## ", 1)[0]
+        for row in section.splitlines():
+            if row.startswith("| ") and not row.startswith("| ---"):
+                names += re.findall(r"`([^`]+)`", row.rstrip(" |").rsplit("|", 1)[1])
+    return names
+
+
+def test_every_test_the_rules_docs_name_exists() -> None:
+    tests = {p.stem: p.read_text(encoding="utf-8") for p in (SCENARIOS.parent.parent / "tests").glob("test_hh_*.py")}
+    names = _doc_test_names()
+    assert len(names) > 40
+    missing = []
+    for name in names:
+        if name.startswith("tests/"):
+            found = (SCENARIOS.parent.parent / name).is_file()
+        elif name.startswith("test_"):
+            found = any(f"def {name}(" in body for body in tests.values())
+        else:
+            found = (SCENARIOS / f"{name}.yaml").is_file()
+        if not found:
+            missing.append(name)
+    assert missing == []

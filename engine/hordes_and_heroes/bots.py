@@ -18,7 +18,8 @@ from typing import Any
 from engine.core.api import Decision
 from engine.core.bots import RandomBot
 from engine.hordes_and_heroes.botplan import game_plan
-from engine.hordes_and_heroes.state import HIDDEN_L1, HHState, PartyHero
+from engine.hordes_and_heroes.hidden import face_down_level
+from engine.hordes_and_heroes.state import HHState, PartyHero
 
 __all__ = ["RandomBot", "HeuristicBot"]
 
@@ -348,8 +349,8 @@ def _attack(st: HHState, moves: list) -> int:
     remaining = st.remaining
     for i, (kind, s) in enumerate(moves):
         if kind == "flip":
-            top = s.cards[-1]
-            expect = 3 if top == HIDDEN_L1 else (mons[top].strength if top >= 0 else 7)
+            # a face-down card shows only its level (never read who it is, even when known)
+            expect = 3 if face_down_level(mons, s.cards[-1]) == 1 else 7
             if remaining >= expect:
                 return i
     return len(moves) - 1

@@ -20,17 +20,15 @@ NOTHING: tuple[Decision, ...] = ()
 
 
 def extra_dice(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> Iterable[Decision]:
-    """Before the Dice Phase the dice join the first roll; during it they join the next roll,
-    or are rolled at once when no reroll is left (so they are never wasted)."""
+    """Before the Dice Phase the dice join the first roll; during it they join the next roll.
+    Whether a roll is left is known only once the activation has fired all its abilities (an
+    Alchemist adds dice, then a reroll), so the Roll step throws them then if none is left."""
     if not st.in_roll:
         st.start_dice += e.amount
         return NOTHING
-    first = len(st.faces)
     st.faces.extend([0] * e.amount)
     st.locked.extend([False] * e.amount)
     st.kept.extend([False] * e.amount)
-    if st.rerolls == 0:
-        return st.roll_dice(range(first, len(st.faces)))
     return NOTHING
 
 

@@ -5,13 +5,15 @@ order of the hero deck. Everything else lies open on the table. Face-down horde 
 hero deck hold no identities in the state at all (cards are drawn when revealed), so the only
 thing to hide is which cards sit in the other hands: together with the hero deck they form one
 pool the seat cannot tell apart. Redacting deals the other hands canonically from that pool
-(lowest card indices first); resampling deals them at random from it.
+(lowest card indices first); resampling deals them at random from it. A scenario may name the
+cards under the stack tops: those are face down too, so they are dealt again among their places
+in the same way (`_rearrange`), and the observation shows only their backs.
 """
 from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from engine.hordes_and_heroes.state import HHState
@@ -72,7 +74,8 @@ def redact(st: "HHState", seat: int) -> Any:
     rules holding it keep working. The canonical deal is remembered per seat with the deck
     counts and other hands it was made from: bots decide many times between two draws (every
     step of a roll), and comparing short lists is far cheaper than dealing again. The memo only
-    hands out fresh copies, so nothing done to a redacted state or its clones can change it."""
+    hands out fresh copies, so nothing done to a redacted state or its clones can change it, and
+    it is swapped out with the real hands while the state is redacted, so no bot can read it."""
     hands, counts = st.hands, st.deck_counts
     others = hands[:seat] + hands[seat + 1:]
     memo = st.redactions.get(seat)
@@ -82,16 +85,51 @@ def redact(st: "HHState", seat: int) -> Any:
     dealt = memo[2]
     st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
     st.deck_counts = list(memo[3])
-    return hands, counts
+    token = hands, counts, _rearrange(st, sorted), st.redactions, st.sound
+    # The memos hold the real hands (this one, and the invariants' last sound inputs): the
+    # token keeps them while a bot reads the state, which gets empty ones of its own.
+    st.redactions, st.sound = {}, {}
+    return token
 
 
 def restore(st: "HHState", token: Any) -> None:
-    """Put back the real hands and deck counts that `redact` swapped out."""
+    """Put back the real hands, deck counts, stacks and memos that `redact` swapped out."""
     if token:
-        st.hands, st.deck_counts = token
+        st.hands, st.deck_counts, stacks, st.redactions, st.sound = token
+        for s, cards in stacks:
+            s.cards = cards
+
+
+def _rearrange(st: "HHState", order: Callable[[list[int]], list[int]]) -> list[tuple[Any, list[int]]]:
+    """Deal the named face-down horde cards again among their own places, level by level, in
+    the order `order` gives; return each changed stack with its real cards, for `restore`.
+
+    A game set up by the rules never names a face-down card (it is drawn when revealed), but a
+    scenario lays out named cards under the tops. A seat sees only their backs, so a redacted
+    state deals them canonically (sorted) and a resampled one at random; which cards lie face
+    down is known, as in a real game (every card not yet seen)."""
+    if st.situation is None:
+        return []
+    mons = st.model.monsters
+    places: dict[int, list[tuple[Any, int]]] = {}
+    for s in st.line:
+        top = len(s.cards) - 1
+        for i, c in enumerate(s.cards):
+            if c >= 0 and not (i == top and s.up):
+                places.setdefault(face_down_level(mons, c), []).append((s, i))
+    saved: dict[int, tuple[Any, list[int]]] = {}
+    for spots in places.values():
+        cards = order([s.cards[i] for s, i in spots])
+        for (s, i), c in zip(spots, cards):
+            if id(s) not in saved:
+                saved[id(s)] = (s, s.cards)
+                s.cards = s.cards[:]
+            s.cards[i] = c
+    return list(saved.values())
 
 
 def resample(st: "HHState", seat: int, rng: random.Random) -> None:
+    _rearrange(st, lambda cards: rng.sample(cards, len(cards)))
     if not _pool_others(st, seat):
         return
 
@@ -106,14 +144,24 @@ def resample(st: "HHState", seat: int, rng: random.Random) -> None:
     _deal(st, seat, pick)
 
 
+def face_down_level(mons: Any, card: int) -> int:
+    """The level a face-down horde card shows on its back: 1, or 2 for level 2 and bosses alike.
+    `card` is a monster index or a hidden slot (HIDDEN_L1 is -1, HIDDEN_L2 is -2)."""
+    return min(mons[card].level, 2) if card >= 0 else -card
+
+
 def observation(st: "HHState", seat: int) -> dict[str, Any]:
     """Everything `seat` sees: its own hand, the sizes of the others, and the open table."""
     m = st.model
     deck, mons = m.deck, m.monsters
 
     def stack_view(s: Any) -> list[str]:
-        # a revealed card keeps its identity (everyone saw it); a hidden slot knows only its level
-        return [mons[c].id if c >= 0 else f"face-down level {-c}" for c in s.cards]
+        # Only a face-up top is named. A face-down card shows its back, which tells level 1 from
+        # level 2 and nothing more: a boss looks like any level 2 card. A scenario may name the
+        # cards under a top; they are face down all the same.
+        top = len(s.cards) - 1
+        return [mons[c].id if i == top and s.up else f"face-down level {face_down_level(mons, c)}"
+                for i, c in enumerate(s.cards)]
 
     return {
         "seat": seat, "turn": st.turns, "current": st.current, "phase": st.phase,

@@ -540,6 +540,8 @@ class HHState(SequentialState):
                     elif pay[0] == "steam":
                         self.steam = 0   # steam pays one hero; what is left over is lost
                     yield from self.activate(seat, h)
+                    if self.rerolls == 0 and 0 in faces:   # new dice and no roll left: throw them now
+                        yield from self.roll_dice([i for i, f in enumerate(faces) if not f])
                 elif kind == "keep":
                     kept[move[1]] = True
                     toggled.add(move[1])
