@@ -182,3 +182,55 @@ def test_a_redacted_state_keeps_no_copy_of_the_other_hands() -> None:
         b.restore(tb)
     assert differ == []
     assert a.hands[1] != b.hands[1] and a.check_invariants() == [] and b.check_invariants() == []
+
+
+def _mid_game(seed: int = 9) -> tuple[list[int], object]:
+    """A real game stopped at a choice of seat 0 well into play, with the log that led there."""
+    rec = play_game(SPEC, model(), 2, derive_seed(seed, 0), ["heuristic"])
+    at = next(i for i in range(80, len(rec.actions))
+              if (d := replay(SPEC, model(), 2, rec.actions[:i]).decision()).player == 0 and d.n > 1)
+    return rec.actions[:at], replay(SPEC, model(), 2, rec.actions[:at])
+
+
+def test_the_action_log_a_bot_reads_hides_every_draw_and_roll() -> None:
+    """The log replays the game, so read in full it would deal a bot the other hands: while the
+    state is redacted for a seat, every chance outcome reads -1 and the seat's own choices as played."""
+    log, st = _mid_game()
+    chance = [i for i in range(len(log)) if replay(SPEC, model(), 2, log[:i]).decision().player == CHANCE]
+    assert chance and len(chance) < len(log)
+    token = st.redact(0)
+    try:
+        seen = list(st.actions)
+        assert len(st.actions) == len(log) and seen == [-1 if i in chance else a for i, a in enumerate(log)]
+        assert st.actions[chance[0]] == -1 and st.actions[-len(log) + chance[0]] == -1
+        assert st.actions[:chance[0] + 1][-1] == -1
+        with pytest.raises(ValueError):  # replaying what a bot sees cannot deal the real hands
+            _replay_all(seen)
+    finally:
+        st.restore(token)
+    assert list(st.actions) == log and type(st.actions) is list
+
+
+def _replay_all(log: list[int]) -> None:
+    """Apply a log from the start, as a bot would to rebuild the game; an unknown outcome is refused."""
+    st = SPEC.new_state(model(), 2, {})
+    for a in log:
+        st.apply(a)
+
+
+def test_a_clone_of_a_redacted_state_plays_on_from_the_real_game() -> None:
+    """A search bot clones what it is shown and plays on: the clone is rebuilt from the real log,
+    stays redacted for the seat, and actions played on it are shown as played."""
+    log, st = _mid_game(11)
+    token = st.redact(0)
+    try:
+        twin = st.clone()
+    finally:
+        st.restore(token)
+    assert list(twin.actions).count(-1) > 0  # still shown to seat 0
+    real = replay(SPEC, model(), 2, log)
+    assert twin.hands[0] == real.hands[0] and twin.decision().n == real.decision().n
+    twin.apply(0)
+    real.apply(0)
+    assert twin.actions[-1] == 0 and len(twin.actions) == len(log) + 1
+    assert twin.phase == real.phase and twin.faces == real.faces

@@ -10,15 +10,64 @@ taken since. Its cost does not grow with the length of the game. Rules that neve
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from typing import Any, Callable, Generator, Sequence
 
-from engine.core.api import Decision, GameResult, check_action
+from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.core.snapshot import copy_data
 
 Rules = Generator[Decision, int, None]
 
-_LIVE = ("actions", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
+_LIVE = ("actions", "_private", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
 _MARK = object()  # `_keep_cp` value: note where checkpoints are, copy nothing
+
+
+class MaskedLog:
+    """The action log as a redacted state shows it to one seat: every chance outcome (a card
+    drawn, a die rolled) and every secret choice of another seat not yet revealed reads as -1;
+    its length and everything else read as played.
+
+    Why: the log is the state's replay record, so replaying it would otherwise deal a bot the
+    other players' hands. The view costs nothing to make (the positions to hide are worked out
+    only when an entry is read); actions appended to it (a bot playing out a clone) go to the
+    real log and are shown. Clones are rebuilt from the real log.
+    """
+
+    __slots__ = ("log", "_state", "_seat", "_hidden", "_known")
+
+    def __init__(self, log: list[int], state: "SequentialState", seat: int) -> None:
+        self.log = log
+        self._state = state
+        self._seat = seat
+        self._hidden: set[int] = set()
+        self._known = -1  # how many private choices `_hidden` was worked out from
+
+    def _masked(self) -> set[int]:
+        private, reveals = self._state._private, self._state.reveals
+        if self._known != len(private) + len(reveals):
+            shown = {p for _, positions in reveals for p in positions}
+            self._hidden = {p for p, who in private if who != self._seat and p not in shown}
+            self._known = len(private) + len(reveals)
+        return self._hidden
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.log)))]
+        value = self.log[i]
+        return -1 if (i + len(self.log) if i < 0 else i) in self._masked() else value
+
+    def __iter__(self) -> Any:
+        hidden = self._masked()
+        return iter([-1 if p in hidden else a for p, a in enumerate(self.log)])
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, MaskedLog)) else NotImplemented
+
+    def append(self, action: int) -> None:
+        self.log.append(action)
 
 
 class SequentialState(ABC):
@@ -34,6 +83,7 @@ class SequentialState(ABC):
 
     def __init__(self) -> None:
         self.actions: list[int] = []
+        self._private: list[tuple[int, int]] = []  # (log position, seat) of chance outcomes and secret choices
         self.moves: Any = ()
         self.dkind = ""
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
@@ -50,6 +100,8 @@ class SequentialState(ABC):
     def apply(self, action: int) -> None:
         current = self._current
         check_action(current, action)
+        if current.player == CHANCE or current.secret:  # type: ignore[union-attr]
+            self._private.append((len(self.actions), current.player))  # type: ignore[union-attr]
         self.actions.append(action)
         try:
             self._current = self._gen.send(action)
@@ -79,18 +131,33 @@ class SequentialState(ABC):
         if not self._keep_cp:
             self._start_checkpoints()
         cp = self._cp
+        log = self._log()
         if cp is None:  # the rules have not reached a checkpoint yet (or never call it)
             twin = self._fresh()
-            for a in self.actions:
+            for a in log:
                 twin.apply(a)
         else:
             data, k, resume = cp
             twin = self._from_checkpoint(data, k, resume)
-            for a in self.actions[k:]:
+            for a in log[k:]:
                 twin.apply(a)
         if self._redacted_for is not None:
             twin.redact(self._redacted_for)  # type: ignore[attr-defined]
         return twin
+
+    def _log(self) -> list[int]:
+        """The real action log, also while the state is shown to a seat (`mask_log`)."""
+        log = self.actions
+        return log.log if type(log) is MaskedLog else log
+
+    def mask_log(self, seat: int) -> None:
+        """Show `seat` the log through a `MaskedLog`: called by a game's `redact`."""
+        if type(self.actions) is not MaskedLog:
+            self.actions = MaskedLog(self.actions, self, seat)  # type: ignore[assignment]
+
+    def unmask_log(self) -> None:
+        """Put the real log back: called by a game's `restore`."""
+        self.actions = self._log()
 
     def reveal(self, positions: tuple[int, ...] | list[int]) -> None:
         """Record that the secret choices at these positions of `actions` are now public."""
@@ -129,7 +196,7 @@ class SequentialState(ABC):
     def _replayed(self, keep: Any, upto: int) -> "SequentialState":
         twin = self._fresh()
         twin._keep_cp = keep
-        for a in self.actions[:upto]:
+        for a in self._log()[:upto]:
             twin.apply(a)
         return twin
 
@@ -138,7 +205,8 @@ class SequentialState(ABC):
         memo: dict[int, Any] = {}
         shared = self.SHARED
         twin.__dict__.update({key: (v if key in shared else copy_data(v, memo)) for key, v in data.items()})
-        twin.actions = self.actions[:k]
+        twin.actions = self._log()[:k]
+        twin._private = self._private[:bisect_left(self._private, (k,))]  # positions before k
         twin._cp = None
         twin._keep_cp = False
         twin._redacted_for = None

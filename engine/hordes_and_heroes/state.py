@@ -851,10 +851,12 @@ class HHState(SequentialState):
 
     def redact(self, seat: int) -> Any:
         self._redacted_for = seat
+        self.mask_log(seat)
         return hidden.redact(self, seat)
 
     def restore(self, token: Any) -> None:
         hidden.restore(self, token)
+        self.unmask_log()
         self._redacted_for = None
 
     def resample(self, seat: int, rng: Any) -> None:
