@@ -51,6 +51,7 @@ def _twin_positions(phase: str):
                 b.board[x][T_UNIT], b.board[y][T_UNIT] = b.board[y][T_UNIT], b.board[x][T_UNIT]
             else:
                 b.board[x], b.board[y] = b.board[y], b.board[x]
+                b.board_changed()
             return a, b
         if phase == "deploy":
             break
@@ -199,7 +200,16 @@ def test_invariants_catch_a_unit_on_ground_it_cannot_stand_on() -> None:
                               "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     b = model().board
     st.board[b.index["c5"]], st.board[b.index["d3"]] = st.board[b.index["d3"]], None  # a golem does not fly
+    st.board_changed()
     assert any("c5: Golem stands on" in p for p in st.check_invariants())
+
+
+def test_invariants_catch_a_token_missing_from_its_seats_list_of_hexes() -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    assert st.check_invariants() == []
+    st.board[model().board.index["e3"]], st.board[model().board.index["d3"]] = st.board[model().board.index["d3"]], None
+    assert "player 1: the list of token hexes does not match the board" in st.check_invariants()
 
 
 def test_invariants_catch_power_tokens_lost_and_negative_mana() -> None:

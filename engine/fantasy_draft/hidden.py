@@ -124,6 +124,8 @@ def _lift(st: "FDState", enemy: int) -> Any:
     placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
     for h, _ in placed:
         board[h] = None
+    if placed:
+        st.board_changed()
     return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
 
 
@@ -158,6 +160,8 @@ def restore(st: "FDState", token: Any) -> None:
     board = st.board
     for h, t in placed:
         board[h] = t
+    if placed:
+        st.board_changed()
     for t, unit, step in saved:
         t[T_UNIT] = unit
         t[T_STEP] = step
@@ -208,6 +212,7 @@ def resample(st: "FDState", seat: int, rng: random.Random) -> None:
             h = next(x for x in free if st.can_stand(u, x))
             free.remove(h)
             st.board[h] = [enemy, u, 0, 0, 0, 0, 0, 0, -1]
+        st.board_changed()
         return
     hexes = [h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
     units = hidden_units(st, enemy)

@@ -98,6 +98,9 @@ class Model:
     basics: tuple[int, ...]
     by_id: dict[str, int]
     flag: int                        # the flag's unit index
+    reach: tuple[tuple[int, ...], ...] = ()
+    """Per hex h: h and every hex whose token's moves or attacks can involve h (distance up to
+    the melee and ranged reach), so a token arriving at or leaving h changes only their options."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -201,6 +204,8 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     for seat in (0, 1):
         if sum(1 for z in board.zone if z == seat) < rules.army_size:
             raise ValueError(f"board: player {seat + 1}'s start zone has fewer hexes than an army has tokens")
+    far = max(1, rules.melee_range, rules.ranged_range)
+    reach = tuple((h,) + board.within[h][min(far, len(board.within[h]) - 1)] for h in range(len(board.labels)))
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
-                 by_id={u.id: u.idx for u in units}, flag=flags[0])
+                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach)

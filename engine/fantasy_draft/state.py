@@ -13,11 +13,12 @@ tokens (and, during deployment, where the other seat put them).
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.fantasy_draft.effects import HANDLERS, Ctx, always
-from engine.fantasy_draft.model import Ability, Model
+from engine.fantasy_draft.model import Ability, Model, UnitType
 
 T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
 D10 = tuple(str(i) for i in range(10))
@@ -76,6 +77,10 @@ class FDState:
         self.moves: list[tuple] = []
         self.dkind = ""
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
+        self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
+        self.hexes: list[list[int]] = [[], []]
+        """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
+        the rules and bots visit a seat's few tokens instead of every hex)."""
 
     # ------------------------------------------------------------------ the step API
     def decision(self) -> Decision | None:
@@ -110,6 +115,7 @@ class FDState:
         twin.army = [list(x) for x in self.army]
         twin.to_place = [list(x) for x in self.to_place]
         twin.board = [t[:] if t is not None else None for t in self.board]
+        twin.hexes = [list(self.hexes[0]), list(self.hexes[1])]
         twin.removed = [list(x) for x in self.removed]
         twin.power = list(self.power)
         twin.once_used = list(self.once_used)
@@ -118,6 +124,7 @@ class FDState:
         twin.usage = {e: [c[:] for c in v] for e, v in self.usage.items()}
         twin.stats = dict(self.stats)
         twin.moves = list(self.moves)
+        twin._steps = dict(self._steps)
         return twin
 
     def result(self) -> GameResult:
@@ -127,7 +134,7 @@ class FDState:
             for i, c in enumerate(rows):
                 if c[0] or c[1]:
                     usage.setdefault(units[i].id, {})[event] = list(c)
-        scores = [sum(1 for t in self.board if t is not None and t[T_OWN] == s) for s in (0, 1)]
+        scores = [len(self.hexes[0]), len(self.hexes[1])]
         return GameResult(scores=scores, winners=list(self.winners), end_reason=self.end_reason or "unfinished",
                           turns=self.turn, usage=usage, stats={k: float(v) for k, v in self.stats.items()})
 
@@ -201,10 +208,48 @@ class FDState:
                 self.reveals.append((len(self.actions) - 1, (t[T_STEP],)))
 
     def swap(self, a: int, b: int) -> None:
-        self.board[a], self.board[b] = self.board[b], self.board[a]
+        board = self.board
+        ta, tb = board[a], board[b]
+        board[a], board[b] = tb, ta
+        if ta is not None:
+            self._left(ta[T_OWN], a, b)
+        if tb is not None:
+            self._left(tb[T_OWN], b, a)
+        self._moved(a)
+        self._moved(b)
 
     def relocate(self, a: int, b: int) -> None:
-        self.board[b], self.board[a] = self.board[a], None
+        t = self.board[a]
+        self.board[b], self.board[a] = t, None
+        if t is not None:
+            self._left(t[T_OWN], a, b)
+        self._moved(a)
+        self._moved(b)
+
+    def _left(self, seat: int, a: int, b: int) -> None:
+        """`seat`'s token went from hex a to hex b (-1: off the board) in `hexes`."""
+        where = self.hexes[seat]
+        where.remove(a)
+        if b >= 0:
+            insort(where, b)
+
+    def _moved(self, h: int) -> None:
+        """A token arrived at or left hex h: the tokens whose moves and attacks can reach h
+        list them again when next asked (see `play_moves`)."""
+        steps = self._steps
+        if steps:
+            for x in self.model.reach[h]:
+                steps.pop(x, None)
+
+    def board_changed(self) -> None:
+        """Tokens were put on or taken off the board from outside the rules (a scenario, a
+        redaction, a test): the seats' token hexes are read again and every token lists its
+        moves again."""
+        self._steps = {}
+        self.hexes = [[], []]
+        for h, t in enumerate(self.board):
+            if t is not None:
+                self.hexes[t[T_OWN]].append(h)
 
     def remove(self, h: int) -> None:
         """A unit leaves the game: its power tokens return, triggers fire, a lost flag ends the game."""
@@ -213,6 +258,8 @@ class FDState:
             return
         self.reveal(h)
         self.board[h] = None
+        self._left(t[T_OWN], h, -1)
+        self._moved(h)
         owner, unit = t[T_OWN], t[T_UNIT]
         self.removed[owner].append(unit)
         self.usage["lost"][unit][owner] += 1
@@ -326,11 +373,13 @@ class FDState:
 
     def _end_turn(self) -> None:
         seat = self.current
-        for t in self.board:
-            if t is not None:
-                t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0
-                if t[T_OWN] == seat:
-                    t[T_FROZEN] = 0
+        board = self.board
+        for h in self.hexes[seat]:
+            t = board[h]
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
+        for h in self.hexes[1 - seat]:
+            t = board[h]
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
         self.turn += 1
         if self.turn >= self.turn_cap:
             self._end([], "stalemate")
@@ -354,12 +403,10 @@ class FDState:
     def _check_armies(self) -> bool:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
         flag = self.model.flag
-        alive = [False, False]
-        for t in self.board:
-            if t is not None and t[T_UNIT] != flag:
-                alive[t[T_OWN]] = True
-                if alive[0] and alive[1]:
-                    return False
+        board = self.board
+        alive = [any(board[h][T_UNIT] != flag for h in where) for where in self.hexes]  # type: ignore[index]
+        if alive[0] and alive[1]:
+            return False
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
@@ -376,45 +423,63 @@ class FDState:
 
     # ------------------------------------------------------------------ legal moves of a turn
     def play_moves(self, seat: int) -> list[tuple]:
-        """Every legal action of `seat` now, as structured moves (their text: `play_labels`)."""
+        """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
+
+        A token's moves and attacks depend only on its unit and on who stands within
+        `Board.reach` of it, so they are kept per hex (`_steps`) and listed again only after a
+        token arrives at or leaves a hex in reach (`_moved`); special actions depend on the turn
+        (actions left, abilities used, power tokens) and are listed afresh."""
         m = self.model
-        b = m.board
         units = m.units
         board = self.board
-        neighbours, flyers_only, rings = b.neighbours, b.flyers_only, b.rings
-        rr = m.rules.ranged_range
+        steps = self._steps
         moves: list[tuple] = []
-        add = moves.append
-        for h, t in enumerate(board):
-            if t is None or t[T_OWN] != seat or t[T_FROZEN]:
+        for h in self.hexes[seat]:
+            t = board[h]
+            if t[T_FROZEN]:  # type: ignore[index]
                 continue
-            u = units[t[T_UNIT]]
+            unit = t[T_UNIT]
+            u = units[unit]
             if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
-            flying = u.flying
-            melee = u.attack == "melee"
-            attacks = []
-            for n in neighbours[h]:
-                o = board[n]
-                if o is None:
-                    if flying or not flyers_only[n]:
-                        add(("move", h, n))
-                elif melee and o[T_OWN] != seat:
-                    attacks.append(("attack", h, n))
-            moves += attacks  # a unit's moves are listed before its attacks
-            if u.attack == "ranged" and rr < len(rings[h]):
-                for n in rings[h][rr]:
-                    o = board[n]
-                    if o is not None and o[T_OWN] != seat:
-                        add(("shoot", h, n))
+            known = steps.get(h)
+            if known is None or known[0] != unit:
+                known = steps[h] = (unit, self._token_steps(seat, h, u))
+            moves += known[1]
             for ab in u.abilities:
                 if ab.trigger != "action" or ab.cost > self.actions_left:
                     continue
-                if ab.once_per_turn and (u.idx, ab.idx) in self.once_used:
+                if ab.once_per_turn and (unit, ab.idx) in self.once_used:
                     continue
-                for tg in self.ability_targets(seat, h, u.idx, ab):
-                    add(("ability", h, ab.idx, tg))
+                for tg in self.ability_targets(seat, h, unit, ab):
+                    moves.append(("ability", h, ab.idx, tg))
         return moves
+
+    def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
+        """The moves, then the attacks, then the shots of `seat`'s unit `u` standing on hex h."""
+        b = self.model.board
+        board = self.board
+        flyers_only = b.flyers_only
+        rr = self.model.rules.ranged_range
+        flying = u.flying
+        melee = u.attack == "melee"
+        moves: list[tuple] = []
+        attacks: list[tuple] = []
+        for n in b.neighbours[h]:
+            o = board[n]
+            if o is None:
+                if flying or not flyers_only[n]:
+                    moves.append(("move", h, n))
+            elif melee and o[T_OWN] != seat:
+                attacks.append(("attack", h, n))
+        moves += attacks  # a unit's moves are listed before its attacks
+        rings = b.rings[h]
+        if u.attack == "ranged" and rr < len(rings):
+            for n in rings[rr]:
+                o = board[n]
+                if o is not None and o[T_OWN] != seat:
+                    moves.append(("shoot", h, n))
+        return tuple(moves)
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
         """Hexes a special action may be aimed at (the hero's own hex for `self`), nearest first."""
@@ -469,6 +534,8 @@ class FDState:
         elif kind == "place":
             u = self.to_place[s].pop(0)
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
+            insort(self.hexes[s], mv[1])
+            self._moved(mv[1])
         elif kind == "move":
             t = self._activate(mv[1])
             self.relocate(mv[1], mv[2])
@@ -612,9 +679,9 @@ class FDState:
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
         units = self.model.units
         dist = self.model.board.dist[h]
-        for x, t in enumerate(self.board):
-            if t is None:
-                continue
+        board = self.board
+        for x in sorted(self.hexes[0] + self.hexes[1]):
+            t = board[x]
             for ab in units[t[T_UNIT]].abilities:
                 if ab.trigger != "unit-removed" or dist[x] > ab.range:
                     continue
