@@ -241,6 +241,27 @@ class FDState:
             for x in self.model.reach[h]:
                 steps.pop(x, None)
 
+    def take_off(self, seat: int) -> list[tuple[int, list[int]]]:
+        """Lift `seat`'s tokens off the board (a redaction during deployment); returns them with
+        their hexes for `put_back`."""
+        board = self.board
+        placed = [(h, board[h]) for h in self.hexes[seat]]
+        for h, _ in placed:
+            board[h] = None
+            self._moved(h)
+        self.hexes[seat] = []
+        return placed  # type: ignore[return-value]
+
+    def put_back(self, placed: list[tuple[int, list[int]]]) -> None:
+        """Undo `take_off`."""
+        board = self.board
+        for h, t in placed:
+            board[h] = t
+            self.hexes[t[T_OWN]].append(h)
+            self._moved(h)
+        for where in self.hexes:
+            where.sort()
+
     def board_changed(self) -> None:
         """Tokens were put on or taken off the board from outside the rules (a scenario, a
         redaction, a test): the seats' token hexes are read again and every token lists its
