@@ -101,6 +101,10 @@ class Model:
     reach: tuple[tuple[int, ...], ...] = ()
     """Per hex h: h and every hex whose token's moves or attacks can involve h (distance up to
     the melee and ranged reach), so a token arriving at or leaving h changes only their options."""
+    acting: tuple[tuple[Ability, ...], ...] = ()
+    """Per unit: its special actions (abilities triggered as an action), in printed order."""
+    aim: tuple[int, ...] = ()
+    """Per unit: the longest range of its special actions (0 for none or for the unit itself)."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -204,8 +208,10 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     for seat in (0, 1):
         if sum(1 for z in board.zone if z == seat) < rules.army_size:
             raise ValueError(f"board: player {seat + 1}'s start zone has fewer hexes than an army has tokens")
+    acting = tuple(tuple(a for a in u.abilities if a.trigger == "action") for u in units)
     far = max(1, rules.melee_range, rules.ranged_range)
     reach = tuple((h,) + board.within[h][min(far, len(board.within[h]) - 1)] for h in range(len(board.labels)))
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
-                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach)
+                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach,
+                 acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting))

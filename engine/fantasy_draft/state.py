@@ -17,7 +17,7 @@ from bisect import insort
 from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
-from engine.fantasy_draft.effects import HANDLERS, Ctx, always
+from engine.fantasy_draft.effects import HANDLERS, NEAR_ONLY, Ctx, always
 from engine.fantasy_draft.model import Ability, Model, UnitType
 
 T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
@@ -78,6 +78,7 @@ class FDState:
         self.dkind = ""
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
+        self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -125,6 +126,7 @@ class FDState:
         twin.stats = dict(self.stats)
         twin.moves = list(self.moves)
         twin._steps = dict(self._steps)
+        twin._specials = dict(self._specials)
         return twin
 
     def result(self) -> GameResult:
@@ -204,6 +206,8 @@ class FDState:
         t = self.board[h]
         if t is not None and not t[T_REV]:
             t[T_REV] = 1
+            if self._specials:
+                self._aimed_at(h)
             if t[T_STEP] >= 0:
                 self.reveals.append((len(self.actions) - 1, (t[T_STEP],)))
 
@@ -234,12 +238,22 @@ class FDState:
             insort(where, b)
 
     def _moved(self, h: int) -> None:
-        """A token arrived at or left hex h: the tokens whose moves and attacks can reach h
-        list them again when next asked (see `play_moves`)."""
+        """A token arrived at, left or turned face up on hex h: the tokens whose options can
+        involve h list them again when next asked (see `play_moves`)."""
         steps = self._steps
         if steps:
             for x in self.model.reach[h]:
                 steps.pop(x, None)
+        if self._specials:
+            self._aimed_at(h)
+
+    def _aimed_at(self, h: int) -> None:
+        """Hex h changed: the special actions that can aim at it are listed again."""
+        specials = self._specials
+        near = self.model.board.dist[h]
+        aim = self.model.aim
+        for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+            del specials[x]
 
     def take_off(self, seat: int) -> list[tuple[int, list[int]]]:
         """Lift `seat`'s tokens off the board (a redaction during deployment); returns them with
@@ -267,6 +281,7 @@ class FDState:
         redaction, a test): the seats' token hexes are read again and every token lists its
         moves again."""
         self._steps = {}
+        self._specials = {}
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
             if t is not None:
@@ -446,14 +461,18 @@ class FDState:
     def play_moves(self, seat: int) -> list[tuple]:
         """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
 
-        A token's moves and attacks depend only on its unit and on who stands within
-        `Board.reach` of it, so they are kept per hex (`_steps`) and listed again only after a
-        token arrives at or leaves a hex in reach (`_moved`); special actions depend on the turn
-        (actions left, abilities used, power tokens) and are listed afresh."""
-        m = self.model
-        units = m.units
+        What a token may do depends on its unit and on the tokens within `Model.reach` of it,
+        and on the turn only through actions left, abilities used once and power tokens. So each
+        token's moves and attacks (`_steps`), and the targets of its special actions that read
+        only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
+        again only after a token within reach arrives or leaves (`_moved`) or, for special
+        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
+        units = self.model.units
+        acting = self.model.acting
         board = self.board
         steps = self._steps
+        specials = self._specials
+        left = self.actions_left
         moves: list[tuple] = []
         for h in self.hexes[seat]:
             t = board[h]
@@ -467,14 +486,30 @@ class FDState:
             if known is None or known[0] != unit:
                 known = steps[h] = (unit, self._token_steps(seat, h, u))
             moves += known[1]
-            for ab in u.abilities:
-                if ab.trigger != "action" or ab.cost > self.actions_left:
-                    continue
-                if ab.once_per_turn and (unit, ab.idx) in self.once_used:
-                    continue
-                for tg in self.ability_targets(seat, h, unit, ab):
-                    moves.append(("ability", h, ab.idx, tg))
+            if acting[unit]:
+                aims = specials.get(h)
+                if aims is None or aims[0] != unit:
+                    aims = specials[h] = (unit, self._token_specials(seat, h, unit))
+                for ab, aimed in aims[1]:
+                    if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
+                        continue
+                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
         return moves
+
+    def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
+        """Each special action of the unit with its moves from hex h when they can be kept, else
+        None (listed afresh every time). They can be kept when they read nothing but the acting
+        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
+        for (a redaction or a resample changes the units under face-down tokens in place)."""
+        out = []
+        for ab in self.model.acting[unit]:
+            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
+                    and not (ab.types and ab.target in ("own", "any")))
+            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
+        return tuple(out)
+
+    def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
+        return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
 
     def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
         """The moves, then the attacks, then the shots of `seat`'s unit `u` standing on hex h."""
