@@ -227,3 +227,29 @@ def test_invariants_catch_a_secret_placement_in_the_other_seats_view(monkeypatch
     assert st.check_invariants() == []
     monkeypatch.setattr(hidden, "positions_hidden", lambda state, seat: False)  # observations show everything
     assert any("sees a token placed in secret" in p for p in st.check_invariants())
+
+
+def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one() -> None:
+    """The heuristic declares that it reads only what its seat sees (`reads_hidden = False`), so
+    the driver does not redact for it: over many whole games, two twin bots, one shown the full
+    state and one the redacted state, make every choice alike."""
+    m = model()
+    decisions = differed = 0
+    for i in range(40):
+        seed = derive_seed(11, i)
+        full, blind = make_bots(SPEC, 2, seed, ["heuristic"]), make_bots(SPEC, 2, seed, ["heuristic"])
+        st = SPEC.new_state(m, 2, {})
+        rng = random.Random(seed)
+        while (d := st.decision()) is not None:
+            if d.player < 0:
+                st.apply(rng.randrange(d.n))
+                continue
+            pick = full[d.player].choose(st, d)
+            before = [t[:] if t else None for t in st.board], list(st.actions)
+            token = st.redact(d.player)
+            differed += ([t[:] if t else None for t in st.board], list(st.actions)) != before
+            assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
+            st.restore(token)
+            decisions += 1
+            st.apply(pick)
+    assert decisions > 5000 and differed > decisions // 2, "the redaction hid something at most decisions"

@@ -258,6 +258,7 @@ class HeuristicBot:
     advances its strong units; a little noise keeps games varied."""
 
     __slots__ = ("seat", "rng", "_memo")
+    reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
