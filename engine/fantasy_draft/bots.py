@@ -92,6 +92,25 @@ def _nearest_map(neighbours: tuple[tuple[int, ...], ...], targets: list[int]) ->
     return near
 
 
+def count_hidden(st: FDState, hidden: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
+    """What the face-down enemy tokens may be: how many there are (at least 1, it divides), how
+    many are weaker than each strength (`below[k]`: strength under k, capped at 5 as on the odds
+    table), whether the flag is among them, and their mean worth."""
+    units = st.model.units
+    power = st.power
+    n = max(1, len(hidden))
+    per_strength = [0] * (_TOP + 1)
+    for u in hidden:
+        per_strength[min(_TOP, units[u].strength + power[u])] += 1
+    below = [0] * (_TOP + 2)
+    for k in range(_TOP + 1):
+        below[k + 1] = below[k] + per_strength[k]
+    total = 0.0
+    for u in hidden:
+        total += values[u] + (0 if units[u].flag else power[u])
+    return n, below, st.model.flag in hidden, total / n if hidden else 0.0
+
+
 class View:
     """What one seat knows of the board at one decision, and the maps its options are scored
     from: each is computed once per decision (or once per strength asked about), so scoring an
@@ -103,38 +122,18 @@ class View:
         self.enemy = enemy = 1 - seat
         self.values = planner(m).values
         board = st.board
-        self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+        self.enemies = enemies = st.hexes[enemy]  # read only
         units = m.units
-        self._count_hidden(hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]]))  # type: ignore[index]
+        self._memo = memo = memo if memo is not None else Memo()
+        self.hidden_n, self.below, self.flag_hidden, self.hidden_value, self._odds = memo.hidden(st, enemy, self.values)
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
-        self.targets = [x for x in self.enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]
+        self.targets = [x for x in enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]  # type: ignore[index]
         if not self.targets:
-            self.targets = self.enemies
-        self._memo = memo if memo is not None else Memo()
+            self.targets = enemies
         self._near: list[int] | None = None
         self._adjacent: dict[int, list[int]] | None = None
         self._threat: dict[int, float] = {}
-        self._odds: dict[int, tuple[float, float, float, float]] = {}
-
-    def _count_hidden(self, hidden: list[int]) -> None:
-        """What the face-down enemy tokens may be: how many there are, how many are weaker than
-        each strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether
-        the flag is among them, and their mean worth."""
-        st, units, values = self.st, self.m.units, self.values
-        power = st.power
-        self.hidden_n = n = max(1, len(hidden))
-        per_strength = [0] * (_TOP + 1)
-        for u in hidden:
-            per_strength[min(_TOP, units[u].strength + power[u])] += 1
-        self.below = below = [0] * (_TOP + 2)
-        for k in range(_TOP + 1):
-            below[k + 1] = below[k] + per_strength[k]
-        self.flag_hidden = self.m.flag in hidden
-        total = 0.0
-        for u in hidden:
-            total += values[u] + (0 if units[u].flag else power[u])
-        self.hidden_value = total / n if hidden else 0.0
 
     @property
     def near(self) -> list[int]:
@@ -225,13 +224,26 @@ class Memo:
     only move in their own turn, so within a turn the enemy positions (and the targets worth
     walking to) mostly stay put; the maps are rebuilt only when they change."""
 
-    __slots__ = ("_targets", "_near", "_enemies", "_adjacent")
+    __slots__ = ("_targets", "_near", "_enemies", "_adjacent", "_state", "_seen", "_hidden")
 
     def __init__(self) -> None:
         self._targets: list[int] | None = None
         self._near: list[int] = []
         self._enemies: list[int] | None = None
         self._adjacent: dict[int, list[int]] = {}
+        self._state: FDState | None = None
+        self._seen = -1
+        self._hidden: tuple = ()
+
+    def hidden(self, st: FDState, enemy: int, values: list[float]) -> tuple:
+        """What the face-down tokens of `enemy` may be (`count_hidden`), kept while the same
+        state shows the same armies (`FDState.seen`); with the odds asked of it so far."""
+        if st is not self._state or st.seen != self._seen:
+            board = st.board
+            face_up = [board[x][T_UNIT] for x in st.hexes[enemy] if board[x][T_REV]]  # type: ignore[index]
+            self._state, self._seen = st, st.seen
+            self._hidden = count_hidden(st, hidden_units(st, enemy, face_up), values) + ({},)
+        return self._hidden
 
     def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
         """Per hex: steps to the closest of `targets`."""

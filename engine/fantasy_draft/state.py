@@ -79,6 +79,9 @@ class FDState:
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
+        self.seen = 0
+        """Bumped whenever what both seats know of the armies changes (a token placed, turned
+        face up or removed, a power token moved), so a bot may keep what it derived from it."""
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -190,6 +193,7 @@ class FDState:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
+        self.seen += 1
 
     def add_activations(self, h: int, amount: int) -> None:
         t = self.board[h]
@@ -206,6 +210,7 @@ class FDState:
         t = self.board[h]
         if t is not None and not t[T_REV]:
             t[T_REV] = 1
+            self.seen += 1
             if self._specials:
                 self._aimed_at(h)
             if t[T_STEP] >= 0:
@@ -282,6 +287,7 @@ class FDState:
         moves again."""
         self._steps = {}
         self._specials = {}
+        self.seen += 1
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
             if t is not None:
@@ -294,6 +300,7 @@ class FDState:
             return
         self.reveal(h)
         self.board[h] = None
+        self.seen += 1
         self._left(t[T_OWN], h, -1)
         self._moved(h)
         owner, unit = t[T_OWN], t[T_UNIT]
@@ -591,6 +598,7 @@ class FDState:
             u = self.to_place[s].pop(0)
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
             insort(self.hexes[s], mv[1])
+            self.seen += 1
             self._moved(mv[1])
         elif kind == "move":
             t = self._activate(mv[1])
