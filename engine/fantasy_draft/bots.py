@@ -8,7 +8,8 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from typing import Any
+from operator import add
+from typing import Any, Callable
 
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
@@ -265,6 +266,13 @@ class Memo:
         return self._adjacent
 
 
+def _noisy_best(scores: list[float], rnd: Callable[[], float]) -> int:
+    """The index of the best score after adding noise (rnd() * 0.05, drawn in option order);
+    the first one on a tie."""
+    noisy = list(map(add, scores, [rnd() * 0.05 for _ in scores]))
+    return max(range(len(noisy)), key=noisy.__getitem__)
+
+
 class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
@@ -347,11 +355,13 @@ class HeuristicBot:
         fights = bool(view.enemies)
         near = view.near if fights else None
         adjacent = view.adjacent
-        best, pick = -1e9, 0
         src = -1
         mine = 0
         my_val = pull = here = 0.0
-        for i, mv in enumerate(st.moves):
+        scores: list[float] = []
+        add = scores.append
+        threat = view.threat
+        for mv in st.moves:
             kind, h = mv[0], mv[1]
             if h != src:
                 src = h
@@ -360,23 +370,20 @@ class HeuristicBot:
                 my_val = values[u] + (0 if units[u].flag else power[u])
                 if fights:
                     pull = 0.15 + 0.1 * mine + 2 * urge
-                    here = view.threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+                    here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
             if kind == "move":
                 if near is None:
-                    score = 0.0
+                    add(0.0)
                 else:
                     b = mv[2]
-                    threat = (view.threat(b, mine) * my_val if b in adjacent else 0.0) - here  # = danger(b) - here
-                    score = pull * (near[h] - near[b]) - threat * calm
+                    # danger(b) - here
+                    add(pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm)
             elif kind == "ability":
-                score = self._ability_score(st, view, mv, urge)
+                add(self._ability_score(st, view, mv, urge))
             else:
                 win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
-                score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
-            score = score + rnd() * 0.05
-            if score > best:
-                best, pick = score, i
-        return pick
+                add((win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge)
+        return _noisy_best(scores, rnd)
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:
