@@ -99,8 +99,10 @@ class Model:
     by_id: dict[str, int]
     flag: int                        # the flag's unit index
     reach: tuple[tuple[int, ...], ...] = ()
-    """Per hex h: h and every hex whose token's moves or attacks can involve h (distance up to
-    the melee and ranged reach), so a token arriving at or leaving h changes only their options."""
+    """Per hex h: h and the hexes whose token's moves or melee attacks can involve h (its
+    neighbours), so a token arriving at or leaving h changes only their options..."""
+    shot_from: tuple[tuple[int, ...], ...] = ()
+    """...and the hexes a ranged unit shoots at h from (at exactly the ranged range)."""
     acting: tuple[tuple[Ability, ...], ...] = ()
     """Per unit: its special actions (abilities triggered as an action), in printed order."""
     aim: tuple[int, ...] = ()
@@ -209,9 +211,10 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
         if sum(1 for z in board.zone if z == seat) < rules.army_size:
             raise ValueError(f"board: player {seat + 1}'s start zone has fewer hexes than an army has tokens")
     acting = tuple(tuple(a for a in u.abilities if a.trigger == "action") for u in units)
-    far = max(1, rules.melee_range, rules.ranged_range)
-    reach = tuple((h,) + board.within[h][min(far, len(board.within[h]) - 1)] for h in range(len(board.labels)))
+    reach = tuple((h,) + board.neighbours[h] for h in range(len(board.labels)))
+    rr = rules.ranged_range
+    shot_from = tuple(rings[rr] if 0 < rr < len(rings) else () for rings in board.rings)
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
-                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach,
+                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
                  acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting))

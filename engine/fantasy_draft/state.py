@@ -38,6 +38,19 @@ def roll_decision(name: str) -> Decision:
 
 
 
+_CHECKS: dict[int, tuple[Ability, tuple]] = {}
+
+
+def _checks(ab: Ability) -> tuple:
+    """The (allowed, effect) pairs a special action's targets must pass (none for effects that
+    fit any target); the same for every use of the ability, so worked out once."""
+    known = _CHECKS.get(id(ab))
+    if known is None or known[0] is not ab:
+        known = _CHECKS[id(ab)] = (ab, tuple((HANDLERS[e.kind][1], e) for e in ab.effects
+                                            if HANDLERS[e.kind][1] is not always))
+    return known[1]
+
+
 class FDState:
     """A game of Fantasy Draft from the draft to the end (or from a scenario's situation)."""
 
@@ -247,8 +260,14 @@ class FDState:
         involve h list them again when next asked (see `play_moves`)."""
         steps = self._steps
         if steps:
-            for x in self.model.reach[h]:
+            m = self.model
+            for x in m.reach[h]:
                 steps.pop(x, None)
+            units = m.units
+            for x in m.shot_from[h]:
+                known = steps.get(x)
+                if known is not None and units[known[0]].attack == "ranged":
+                    del steps[x]
         if self._specials:
             self._aimed_at(h)
 
@@ -325,9 +344,9 @@ class FDState:
                 if self._drain():
                     return
                 continue
-            step = {"draft": self._draft_step, "prepare": self._prepare_step,
-                    "deploy": self._deploy_step, "play": self._play_step}[self.phase]
-            if step():
+            phase = self.phase
+            if (self._play_step() if phase == "play" else self._deploy_step() if phase == "deploy"
+                    else self._draft_step() if phase == "draft" else self._prepare_step()):
                 return
 
     def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: Labels,
@@ -447,7 +466,12 @@ class FDState:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
         flag = self.model.flag
         board = self.board
-        alive = [any(board[h][T_UNIT] != flag for h in where) for where in self.hexes]  # type: ignore[index]
+        alive = [False, False]
+        for s in (0, 1):
+            for h in self.hexes[s]:
+                if board[h][T_UNIT] != flag:  # type: ignore[index]
+                    alive[s] = True
+                    break
         if alive[0] and alive[1]:
             return False
         self._end([s for s in (0, 1) if alive[s]], "no-units")
@@ -468,7 +492,7 @@ class FDState:
     def play_moves(self, seat: int) -> list[tuple]:
         """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
 
-        What a token may do depends on its unit and on the tokens within `Model.reach` of it,
+        What a token may do depends on its unit and on the tokens within reach of it,
         and on the turn only through actions left, abilities used once and power tokens. So each
         token's moves and attacks (`_steps`), and the targets of its special actions that read
         only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
@@ -547,7 +571,7 @@ class FDState:
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
         """Hexes a special action may be aimed at (the hero's own hex for `self`), nearest first."""
         cands = [h] if ab.target == "self" else self._aim(seat, self.model.hexes_within(h, 1, ab.range), ab)
-        checks = [(HANDLERS[e.kind][1], e) for e in ab.effects if HANDLERS[e.kind][1] is not always]
+        checks = _checks(ab)
         if not checks:
             return cands
         out = []
