@@ -14,7 +14,7 @@ from typing import Any, Callable
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
 from engine.fantasy_draft.model import Ability, Model
-from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
+from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT, FDState
 
 FLAG_VALUE = 12.0
 """What a face-down enemy token is worth per unit of probability that it is the flag."""
@@ -29,13 +29,14 @@ _EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "rev
 
 class Planner:
     """What the heuristic derives from content alone, built once per model and shared by every
-    bot and game on it: each unit's worth, and per seat how far each hex is from the enemy's
-    start zone."""
+    bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
+    from the enemy's start zone."""
 
-    __slots__ = ("values", "front")
+    __slots__ = ("values", "front", "strength")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
+        self.strength = [u.strength for u in model.units]
         b = model.board
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
 
@@ -355,6 +356,7 @@ class HeuristicBot:
         fights = bool(view.enemies)
         near = view.near if fights else None
         adjacent = view.adjacent
+        printed = planner(st.model).strength
         src = -1
         mine = 0
         my_val = pull = here = 0.0
@@ -365,8 +367,11 @@ class HeuristicBot:
             kind, h = mv[0], mv[1]
             if h != src:
                 src = h
-                u = board[h][T_UNIT]  # type: ignore[index]
-                mine = st.strength(h)
+                t = board[h]
+                u = t[T_UNIT]  # type: ignore[index]
+                mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
+                if mine < 0:
+                    mine = 0
                 my_val = values[u] + (0 if units[u].flag else power[u])
                 if fights:
                     pull = 0.15 + 0.1 * mine + 2 * urge
