@@ -38,6 +38,28 @@ def roll_decision(name: str) -> Decision:
 
 
 
+_TURN_BOUND: dict[int, tuple[Model, tuple[bool, ...]]] = {}
+
+
+def _kept(ab: Ability) -> bool:
+    """Whether a special action's targets read nothing but the acting unit and where tokens stand:
+    checks in `NEAR_ONLY`, and no other token's unit type asked for (a redaction or a resample
+    changes the units under face-down tokens in place)."""
+    return (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
+            and not (ab.types and ab.target in ("own", "any")))
+
+
+def _turn_bound(model: Model) -> tuple[bool, ...]:
+    """Per unit: whether its options may change within a turn without a token near it moving,
+    turning face up, acting or being frozen: a special action costing more than one (actions
+    left) or not `_kept`. Such a unit's options are listed afresh at every step."""
+    known = _TURN_BOUND.get(id(model))
+    if known is None or known[0] is not model:
+        known = _TURN_BOUND[id(model)] = (model, tuple(
+            any(ab.cost > 1 or not _kept(ab) for ab in acts) for acts in model.acting))
+    return known[1]
+
+
 _CHECKS: dict[int, tuple[Ability, tuple]] = {}
 
 
@@ -92,6 +114,7 @@ class FDState:
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
+        self._parts: dict[int, tuple] = {}  # hex -> (unit, all its options this turn): see `play_moves`
         self.seen = 0
         """Bumped whenever what both seats know of the armies changes (a token placed, turned
         face up or removed, a power token moved), so a bot may keep what it derived from it."""
@@ -143,6 +166,7 @@ class FDState:
         twin.moves = list(self.moves)
         twin._steps = dict(self._steps)
         twin._specials = dict(self._specials)
+        twin._parts = dict(self._parts)
         return twin
 
     def result(self) -> GameResult:
@@ -212,11 +236,13 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_EXTRA] += amount
+            self._parts.pop(h, None)
 
     def freeze(self, h: int) -> None:
         t = self.board[h]
         if t is not None:
             t[T_FROZEN] = 1
+            self._parts.pop(h, None)
 
     def reveal(self, h: int) -> None:
         """Turn a token face up for good; its secret placement becomes visible in the log."""
@@ -258,16 +284,19 @@ class FDState:
     def _moved(self, h: int) -> None:
         """A token arrived at, left or turned face up on hex h: the tokens whose options can
         involve h list them again when next asked (see `play_moves`)."""
-        steps = self._steps
-        if steps:
+        steps, parts = self._steps, self._parts
+        if steps or parts:
             m = self.model
             for x in m.reach[h]:
                 steps.pop(x, None)
+                parts.pop(x, None)
             units = m.units
+            board = self.board
             for x in m.shot_from[h]:
-                known = steps.get(x)
-                if known is not None and units[known[0]].attack == "ranged":
-                    del steps[x]
+                t = board[x]
+                if t is not None and units[t[T_UNIT]].attack == "ranged":
+                    steps.pop(x, None)
+                    parts.pop(x, None)
         if self._specials:
             self._aimed_at(h)
 
@@ -276,8 +305,10 @@ class FDState:
         specials = self._specials
         near = self.model.board.dist[h]
         aim = self.model.aim
+        parts = self._parts
         for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
             del specials[x]
+            parts.pop(x, None)
 
     def take_off(self, seat: int) -> list[tuple[int, list[int]]]:
         """Lift `seat`'s tokens off the board (a redaction during deployment); returns them with
@@ -306,6 +337,7 @@ class FDState:
         moves again."""
         self._steps = {}
         self._specials = {}
+        self._parts = {}
         self.seen += 1
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
@@ -426,6 +458,8 @@ class FDState:
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.actions_left = self.model.rules.actions
+        for unit, _ in self.once_used:  # their abilities may be used again
+            self._forget_unit(unit)
         self.once_used = []
         moves = self.play_moves(seat)
         if not moves:
@@ -436,11 +470,16 @@ class FDState:
     def _end_turn(self) -> None:
         seat = self.current
         board = self.board
+        parts = self._parts
         for h in self.hexes[seat]:
             t = board[h]
+            if t[T_USED] or t[T_EXTRA] or t[T_FROZEN]:  # type: ignore[index]  # its options change
+                parts.pop(h, None)
             t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
         for h in self.hexes[1 - seat]:
             t = board[h]
+            if t[T_USED] or t[T_EXTRA]:  # type: ignore[index]
+                parts.pop(h, None)
             t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
         self.turn += 1
         if self.turn >= self.turn_cap:
@@ -497,47 +536,51 @@ class FDState:
         token's moves and attacks (`_steps`), and the targets of its special actions that read
         only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
         again only after a token within reach arrives or leaves (`_moved`) or, for special
-        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
+        actions, turns face up (`_aimed_at`); the rest is listed afresh. On top, all of a
+        token's options are kept (`_parts`) until it acts, is frozen or refreshed, a token near
+        it changes, or a turn ends that changed its counts or abilities used once; except for
+        units `_turn_bound`."""
         units = self.model.units
         acting = self.model.acting
         board = self.board
         steps = self._steps
         specials = self._specials
+        parts = self._parts
+        turn_bound = _turn_bound(self.model)
         left = self.actions_left
         moves: list[tuple] = []
         for h in self.hexes[seat]:
             t = board[h]
-            if t[T_FROZEN]:  # type: ignore[index]
+            unit = t[T_UNIT]  # type: ignore[index]
+            part = parts.get(h)
+            if part is not None and part[0] == unit:
+                moves += part[1]
                 continue
-            unit = t[T_UNIT]
             u = units[unit]
-            if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
-                continue
-            known = steps.get(h)
-            if known is None or known[0] != unit:
-                known = steps[h] = (unit, self._token_steps(seat, h, u))
-            moves += known[1]
-            if acting[unit]:
-                aims = specials.get(h)
-                if aims is None or aims[0] != unit:
-                    aims = specials[h] = (unit, self._token_specials(seat, h, unit))
-                for ab, aimed in aims[1]:
-                    if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
-                        continue
-                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+            mine: tuple = ()
+            if not t[T_FROZEN] and u.actions + t[T_EXTRA] - t[T_USED] > 0:  # type: ignore[index]
+                known = steps.get(h)
+                if known is None or known[0] != unit:
+                    known = steps[h] = (unit, self._token_steps(seat, h, u))
+                mine = known[1]
+                if acting[unit]:
+                    aims = specials.get(h)
+                    if aims is None or aims[0] != unit:
+                        aims = specials[h] = (unit, self._token_specials(seat, h, unit))
+                    for ab, aimed in aims[1]:
+                        if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
+                            continue
+                        mine += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+            if not turn_bound[unit]:
+                parts[h] = (unit, mine)
+            moves += mine
         return moves
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
-        """Each special action of the unit with its moves from hex h when they can be kept, else
-        None (listed afresh every time). They can be kept when they read nothing but the acting
-        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
-        for (a redaction or a resample changes the units under face-down tokens in place)."""
-        out = []
-        for ab in self.model.acting[unit]:
-            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
-                    and not (ab.types and ab.target in ("own", "any")))
-            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
-        return tuple(out)
+        """Each special action of the unit with its moves from hex h when they can be kept
+        (`_kept`), else None (listed afresh every time)."""
+        return tuple((ab, self._special_moves(seat, h, unit, ab) if _kept(ab) else None)
+                     for ab in self.model.acting[unit])
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
@@ -644,7 +687,7 @@ class FDState:
             self.stats["abilities"] += 1
             self.usage["ability"][t[T_UNIT]][s] += 1
             if ab.once_per_turn:
-                self.once_used.append((t[T_UNIT], ab_idx))
+                self._used_once(t[T_UNIT], ab_idx)
             self.pending.insert(0, ("ability", s, h, t[T_UNIT], ab_idx, tg))
 
     def _activate(self, h: int) -> list[int]:
@@ -653,7 +696,21 @@ class FDState:
         t[T_USED] += 1
         t[T_MOVED] = 1
         self.actions_left -= 1
+        self._parts.pop(h, None)
         return t
+
+    def _used_once(self, unit: int, ab_idx: int) -> None:
+        """A once-per-turn ability of `unit` was used: its tokens list their options again."""
+        self.once_used.append((unit, ab_idx))
+        self._forget_unit(unit)
+
+    def _forget_unit(self, unit: int) -> None:
+        """The tokens of `unit` list all their options again (see `play_moves`)."""
+        parts, board = self._parts, self.board
+        for where in self.hexes:
+            for h in where:
+                if board[h][T_UNIT] == unit:  # type: ignore[index]
+                    parts.pop(h, None)
 
     # ------------------------------------------------------------------ chance and triggers
     def _task_ability(self, task: tuple) -> Ability | None:
@@ -761,7 +818,7 @@ class FDState:
             if ab.once_per_turn:
                 if (t[T_UNIT], ab.idx) in self.once_used:
                     continue
-                self.once_used.append((t[T_UNIT], ab.idx))
+                self._used_once(t[T_UNIT], ab.idx)
             self.pending.append(("trigger", h, t[T_UNIT], ab.idx))
 
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
