@@ -8,7 +8,8 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from operator import add
+from itertools import repeat, starmap
+from operator import add, mul
 from typing import Any, Callable
 
 from engine.core.api import Decision
@@ -270,7 +271,7 @@ class Memo:
 def _noisy_best(scores: list[float], rnd: Callable[[], float]) -> int:
     """The index of the best score after adding noise (rnd() * 0.05, drawn in option order);
     the first one on a tie."""
-    noisy = list(map(add, scores, [rnd() * 0.05 for _ in scores]))
+    noisy = list(map(add, scores, map(mul, starmap(rnd, repeat((), len(scores))), repeat(0.05))))
     return max(range(len(noisy)), key=noisy.__getitem__)
 
 
@@ -322,8 +323,8 @@ class HeuristicBot:
         unit = m.units[st.to_place[self.seat][0]]
         depth = planner(m).front[self.seat]
         cols = b.columns
-        flag_hex = next((h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == self.seat
-                         and t[T_UNIT] == m.flag), -1)
+        board = st.board
+        flag_hex = next((h for h in st.hexes[self.seat] if board[h][T_UNIT] == m.flag), -1)  # type: ignore[index]
         traps_left = sum(1 for u in st.to_place[self.seat][1:] if m.units[u].actions == 0)
         keep = set(b.neighbours[flag_hex]) if flag_hex >= 0 and (traps_left or unit.actions == 0) else set()
         best, pick = -1e9, 0
