@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections import deque
+from itertools import chain, filterfalse, repeat
 from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
@@ -37,6 +39,10 @@ def roll_decision(name: str) -> Decision:
     return d
 
 
+
+_drain = deque(maxlen=0).extend
+"""Runs an iterator to its end (C speed), for maps called for their effect."""
+_NONE = repeat(None)
 
 _TURN_BOUND: dict[int, tuple[Model, tuple[bool, ...]]] = {}
 
@@ -114,7 +120,8 @@ class FDState:
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
-        self._parts: dict[int, tuple] = {}  # hex -> (unit, all its options this turn): see `play_moves`
+        self._parts: dict[int, tuple] = {}  # hex -> all options of its token now: see `play_moves`
+        self._fleeting: list[int] = []  # hexes in `_parts` whose options are good for one step only
         self.seen = 0
         """Bumped whenever what both seats know of the armies changes (a token placed, turned
         face up or removed, a power token moved), so a bot may keep what it derived from it."""
@@ -167,6 +174,7 @@ class FDState:
         twin._steps = dict(self._steps)
         twin._specials = dict(self._specials)
         twin._parts = dict(self._parts)
+        twin._fleeting = list(self._fleeting)
         return twin
 
     def result(self) -> GameResult:
@@ -282,21 +290,21 @@ class FDState:
             insort(where, b)
 
     def _moved(self, h: int) -> None:
-        """A token arrived at, left or turned face up on hex h: the tokens whose options can
-        involve h list them again when next asked (see `play_moves`)."""
+        """A token arrived at or left hex h: the tokens whose options can involve h list them
+        again when next asked (see `play_moves`)."""
         steps, parts = self._steps, self._parts
         if steps or parts:
             m = self.model
-            for x in m.reach[h]:
-                steps.pop(x, None)
-                parts.pop(x, None)
-            units = m.units
-            board = self.board
-            for x in m.shot_from[h]:
-                t = board[x]
-                if t is not None and units[t[T_UNIT]].attack == "ranged":
-                    steps.pop(x, None)
-                    parts.pop(x, None)
+            reach = m.reach[h]
+            _drain(map(steps.pop, reach, _NONE))
+            _drain(map(parts.pop, reach, _NONE))
+            shooters = steps.keys() & m.shot_from[h]  # a token with options listed has its moves kept
+            if shooters:
+                units = m.units
+                for x in shooters:
+                    if units[steps[x][0]].attack == "ranged":
+                        del steps[x]
+                        parts.pop(x, None)
         if self._specials:
             self._aimed_at(h)
 
@@ -331,6 +339,13 @@ class FDState:
         for where in self.hexes:
             where.sort()
 
+    def forget(self, hexes: list[int]) -> None:
+        """The units under the tokens on these hexes were changed in place (a redaction, its
+        undoing, a resample): they list all their options again."""
+        parts = self._parts
+        for h in hexes:
+            parts.pop(h, None)
+
     def board_changed(self) -> None:
         """Tokens were put on or taken off the board from outside the rules (a scenario, a
         redaction, a test): the seats' token hexes are read again and every token lists its
@@ -338,6 +353,7 @@ class FDState:
         self._steps = {}
         self._specials = {}
         self._parts = {}
+        self._fleeting = []
         self.seen += 1
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
@@ -548,14 +564,13 @@ class FDState:
         parts = self._parts
         turn_bound = _turn_bound(self.model)
         left = self.actions_left
-        moves: list[tuple] = []
-        for h in self.hexes[seat]:
+        for h in self._fleeting:  # listed afresh at every step
+            parts.pop(h, None)
+        self._fleeting = fleeting = []
+        hexes = self.hexes[seat]
+        for h in list(filterfalse(parts.__contains__, hexes)):
             t = board[h]
             unit = t[T_UNIT]  # type: ignore[index]
-            part = parts.get(h)
-            if part is not None and part[0] == unit:
-                moves += part[1]
-                continue
             u = units[unit]
             mine: tuple = ()
             if not t[T_FROZEN] and u.actions + t[T_EXTRA] - t[T_USED] > 0:  # type: ignore[index]
@@ -571,10 +586,10 @@ class FDState:
                         if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
                             continue
                         mine += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
-            if not turn_bound[unit]:
-                parts[h] = (unit, mine)
-            moves += mine
-        return moves
+            parts[h] = mine
+            if turn_bound[unit]:
+                fleeting.append(h)
+        return list(chain.from_iterable(map(parts.__getitem__, hexes)))
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
         """Each special action of the unit with its moves from hex h when they can be kept
