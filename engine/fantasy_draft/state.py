@@ -602,28 +602,14 @@ class FDState:
 
     def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
         """The moves, then the attacks, then the shots of `seat`'s unit `u` standing on hex h."""
-        b = self.model.board
+        m = self.model
         board = self.board
-        flyers_only = b.flyers_only
-        rr = self.model.rules.ranged_range
-        flying = u.flying
-        melee = u.attack == "melee"
-        moves: list[tuple] = []
-        attacks: list[tuple] = []
-        for n in b.neighbours[h]:
-            o = board[n]
-            if o is None:
-                if flying or not flyers_only[n]:
-                    moves.append(("move", h, n))
-            elif melee and o[T_OWN] != seat:
-                attacks.append(("attack", h, n))
-        moves += attacks  # a unit's moves are listed before its attacks
-        rings = b.rings[h]
-        if u.attack == "ranged" and rr < len(rings):
-            for n in rings[rr]:
-                o = board[n]
-                if o is not None and o[T_OWN] != seat:
-                    moves.append(("shoot", h, n))
+        near = m.board.neighbours[h]
+        moves = [("move", h, n) for n in (near if u.flying else m.walkable[h]) if board[n] is None]
+        if u.attack == "melee":  # a unit's moves are listed before its attacks
+            moves += [("attack", h, n) for n in near if (o := board[n]) is not None and o[T_OWN] != seat]
+        elif u.attack == "ranged":
+            moves += [("shoot", h, n) for n in m.shot_from[h] if (o := board[n]) is not None and o[T_OWN] != seat]
         return tuple(moves)
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
