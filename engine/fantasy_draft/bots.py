@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from itertools import repeat, starmap
 from operator import add, mul
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
@@ -255,16 +255,29 @@ class Memo:
         return self._near
 
     def adjacent(self, neighbours: tuple[tuple[int, ...], ...], enemies: list[int]) -> dict[int, list[int]]:
-        """Hex -> the hexes of `enemies` next to it."""
-        if enemies != self._enemies:
-            adj: dict[int, list[int]] = {}
-            for e in enemies:
+        """Hex -> the hexes of `enemies` next to it (in no particular order: readers take the
+        worst of them). Between decisions only the enemies that left or came are updated."""
+        old = self._enemies
+        if enemies != old:
+            adj = self._adjacent
+            if old is None:
+                gone: Iterable[int] = ()
+                came: Iterable[int] = enemies
+            else:
+                gone, came = set(old).difference(enemies), set(enemies).difference(old)
+            for e in gone:
+                for n in neighbours[e]:
+                    near = adj[n]
+                    near.remove(e)
+                    if not near:
+                        del adj[n]
+            for e in came:
                 for n in neighbours[e]:
                     if n in adj:
                         adj[n].append(e)
                     else:
                         adj[n] = [e]
-            self._enemies, self._adjacent = list(enemies), adj
+            self._enemies = list(enemies)
         return self._adjacent
 
 

@@ -619,9 +619,13 @@ class FDState:
         if not checks:
             return cands
         out = []
+        ctx = Ctx(seat, h, unit, h)  # one context, aimed at each candidate in turn (checks only read it)
         for tg in cands:
-            ctx = Ctx(seat, h, unit, tg)
-            if all(allowed(self, ctx, e) for allowed, e in checks):
+            ctx.target = tg
+            for allowed, e in checks:
+                if not allowed(self, ctx, e):
+                    break
+            else:
                 out.append(tg)
         return out
 
