@@ -49,7 +49,6 @@ def _twin_positions(phase: str):
             x, y = pair
             if phase == "play":
                 b.board[x][T_UNIT], b.board[y][T_UNIT] = b.board[y][T_UNIT], b.board[x][T_UNIT]
-                b.forget([x, y])
             else:
                 b.board[x], b.board[y] = b.board[y], b.board[x]
                 b.board_changed()

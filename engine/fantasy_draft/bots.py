@@ -8,9 +8,7 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from itertools import repeat, starmap
-from operator import add, mul
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
@@ -281,13 +279,6 @@ class Memo:
         return self._adjacent
 
 
-def _noisy_best(scores: list[float], rnd: Callable[[], float]) -> int:
-    """The index of the best score after adding noise (rnd() * 0.05, drawn in option order);
-    the first one on a tie."""
-    noisy = list(map(add, scores, map(mul, starmap(rnd, repeat((), len(scores))), repeat(0.05))))
-    return max(range(len(noisy)), key=noisy.__getitem__)
-
-
 class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
@@ -371,13 +362,12 @@ class HeuristicBot:
         near = view.near if fights else None
         adjacent = view.adjacent
         printed = planner(st.model).strength
+        best, pick = -1e9, 0
         src = -1
         mine = 0
         my_val = pull = here = 0.0
-        scores: list[float] = []
-        add = scores.append
         threat = view.threat
-        for mv in st.moves:
+        for i, mv in enumerate(st.moves):
             kind, h = mv[0], mv[1]
             if h != src:
                 src = h
@@ -392,17 +382,20 @@ class HeuristicBot:
                     here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
             if kind == "move":
                 if near is None:
-                    add(0.0)
+                    score = 0.0
                 else:
                     b = mv[2]
                     # danger(b) - here
-                    add(pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm)
+                    score = pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm
             elif kind == "ability":
-                add(self._ability_score(st, view, mv, urge))
+                score = self._ability_score(st, view, mv, urge)
             else:
                 win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
-                add((win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge)
-        return _noisy_best(scores, rnd)
+                score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
+            score = score + rnd() * 0.05
+            if score > best:
+                best, pick = score, i
+        return pick
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:

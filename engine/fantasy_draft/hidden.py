@@ -121,7 +121,7 @@ def redact(st: "FDState", seat: int) -> Any:
 def _lift(st: "FDState", enemy: int) -> Any:
     """Deployment: `enemy`'s tokens leave the board and their placements leave the log."""
     placed = st.take_off(enemy)
-    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]), [])
+    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
 
 
 def _disguise(st: "FDState", enemy: int) -> Any:
@@ -137,8 +137,7 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     for _, t in hidden:
         t[T_STEP] = -1
     _canonical(st, hidden, sorted(u for _, u, _ in saved))
-    st.forget([h for h, _ in hidden])
-    return ((), saved, steps, [h for h, _ in hidden])
+    return ((), saved, steps)
 
 
 def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
@@ -153,14 +152,12 @@ def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
 def restore(st: "FDState", token: Any) -> None:
     if token is None:
         return
-    placed, saved, steps = token[:3]
+    placed, saved, steps = token
     if placed:
         st.put_back(placed)
     for t, unit, step in saved:
         t[T_UNIT] = unit
         t[T_STEP] = step
-    if saved:
-        st.forget(token[3])
     actions = st.actions
     for i, a in steps:
         actions[i] = a
@@ -214,4 +211,3 @@ def resample(st: "FDState", seat: int, rng: random.Random) -> None:
     units = hidden_units(st, enemy)
     rng.shuffle(units)
     _assign(st, hexes, units, lambda fits: fits[rng.randrange(len(fits))])
-    st.forget(hexes)

@@ -104,8 +104,6 @@ class Model:
     shot_from: tuple[tuple[int, ...], ...] = ()
     """...and the hexes a ranged unit shoots at h from (at exactly the ranged range); the same
     hexes are the ones a ranged unit on h shoots at."""
-    walkable: tuple[tuple[int, ...], ...] = ()
-    """Per hex: its neighbours a unit that does not fly may step on, in neighbour order."""
     acting: tuple[tuple[Ability, ...], ...] = ()
     """Per unit: its special actions (abilities triggered as an action), in printed order."""
     aim: tuple[int, ...] = ()
@@ -220,5 +218,4 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
                  by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
-                 walkable=tuple(tuple(n for n in near if not board.flyers_only[n]) for near in board.neighbours),
                  acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting))

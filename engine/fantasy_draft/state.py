@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections import deque
-from itertools import chain, filterfalse, repeat
 from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
@@ -38,32 +36,6 @@ def roll_decision(name: str) -> Decision:
         d = _ROLLS[name] = Decision(CHANCE, f"Roll d10 for {name}", D10)
     return d
 
-
-
-_drain = deque(maxlen=0).extend
-"""Runs an iterator to its end (C speed), for maps called for their effect."""
-_NONE = repeat(None)
-
-_TURN_BOUND: dict[int, tuple[Model, tuple[bool, ...]]] = {}
-
-
-def _kept(ab: Ability) -> bool:
-    """Whether a special action's targets read nothing but the acting unit and where tokens stand:
-    checks in `NEAR_ONLY`, and no other token's unit type asked for (a redaction or a resample
-    changes the units under face-down tokens in place)."""
-    return (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
-            and not (ab.types and ab.target in ("own", "any")))
-
-
-def _turn_bound(model: Model) -> tuple[bool, ...]:
-    """Per unit: whether its options may change within a turn without a token near it moving,
-    turning face up, acting or being frozen: a special action costing more than one (actions
-    left) or not `_kept`. Such a unit's options are listed afresh at every step."""
-    known = _TURN_BOUND.get(id(model))
-    if known is None or known[0] is not model:
-        known = _TURN_BOUND[id(model)] = (model, tuple(
-            any(ab.cost > 1 or not _kept(ab) for ab in acts) for acts in model.acting))
-    return known[1]
 
 
 _CHECKS: dict[int, tuple[Ability, tuple]] = {}
@@ -120,8 +92,6 @@ class FDState:
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
-        self._parts: dict[int, tuple] = {}  # hex -> all options of its token now: see `play_moves`
-        self._fleeting: list[int] = []  # hexes in `_parts` whose options are good for one step only
         self.seen = 0
         """Bumped whenever what both seats know of the armies changes (a token placed, turned
         face up or removed, a power token moved), so a bot may keep what it derived from it."""
@@ -173,8 +143,6 @@ class FDState:
         twin.moves = list(self.moves)
         twin._steps = dict(self._steps)
         twin._specials = dict(self._specials)
-        twin._parts = dict(self._parts)
-        twin._fleeting = list(self._fleeting)
         return twin
 
     def result(self) -> GameResult:
@@ -244,13 +212,11 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_EXTRA] += amount
-            self._parts.pop(h, None)
 
     def freeze(self, h: int) -> None:
         t = self.board[h]
         if t is not None:
             t[T_FROZEN] = 1
-            self._parts.pop(h, None)
 
     def reveal(self, h: int) -> None:
         """Turn a token face up for good; its secret placement becomes visible in the log."""
@@ -292,19 +258,16 @@ class FDState:
     def _moved(self, h: int) -> None:
         """A token arrived at or left hex h: the tokens whose options can involve h list them
         again when next asked (see `play_moves`)."""
-        steps, parts = self._steps, self._parts
-        if steps or parts:
+        steps = self._steps
+        if steps:
             m = self.model
-            reach = m.reach[h]
-            _drain(map(steps.pop, reach, _NONE))
-            _drain(map(parts.pop, reach, _NONE))
-            shooters = steps.keys() & m.shot_from[h]  # a token with options listed has its moves kept
-            if shooters:
-                units = m.units
-                for x in shooters:
-                    if units[steps[x][0]].attack == "ranged":
-                        del steps[x]
-                        parts.pop(x, None)
+            for x in m.reach[h]:
+                steps.pop(x, None)
+            units = m.units
+            for x in m.shot_from[h]:
+                known = steps.get(x)
+                if known is not None and units[known[0]].attack == "ranged":
+                    del steps[x]
         if self._specials:
             self._aimed_at(h)
 
@@ -313,10 +276,8 @@ class FDState:
         specials = self._specials
         near = self.model.board.dist[h]
         aim = self.model.aim
-        parts = self._parts
         for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
             del specials[x]
-            parts.pop(x, None)
 
     def take_off(self, seat: int) -> list[tuple[int, list[int]]]:
         """Lift `seat`'s tokens off the board (a redaction during deployment); returns them with
@@ -339,21 +300,12 @@ class FDState:
         for where in self.hexes:
             where.sort()
 
-    def forget(self, hexes: list[int]) -> None:
-        """The units under the tokens on these hexes were changed in place (a redaction, its
-        undoing, a resample): they list all their options again."""
-        parts = self._parts
-        for h in hexes:
-            parts.pop(h, None)
-
     def board_changed(self) -> None:
         """Tokens were put on or taken off the board from outside the rules (a scenario, a
         redaction, a test): the seats' token hexes are read again and every token lists its
         moves again."""
         self._steps = {}
         self._specials = {}
-        self._parts = {}
-        self._fleeting = []
         self.seen += 1
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
@@ -474,8 +426,6 @@ class FDState:
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.actions_left = self.model.rules.actions
-        for unit, _ in self.once_used:  # their abilities may be used again
-            self._forget_unit(unit)
         self.once_used = []
         moves = self.play_moves(seat)
         if not moves:
@@ -486,16 +436,11 @@ class FDState:
     def _end_turn(self) -> None:
         seat = self.current
         board = self.board
-        parts = self._parts
         for h in self.hexes[seat]:
             t = board[h]
-            if t[T_USED] or t[T_EXTRA] or t[T_FROZEN]:  # type: ignore[index]  # its options change
-                parts.pop(h, None)
             t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
         for h in self.hexes[1 - seat]:
             t = board[h]
-            if t[T_USED] or t[T_EXTRA]:  # type: ignore[index]
-                parts.pop(h, None)
             t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
         self.turn += 1
         if self.turn >= self.turn_cap:
@@ -552,50 +497,47 @@ class FDState:
         token's moves and attacks (`_steps`), and the targets of its special actions that read
         only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
         again only after a token within reach arrives or leaves (`_moved`) or, for special
-        actions, turns face up (`_aimed_at`); the rest is listed afresh. On top, all of a
-        token's options are kept (`_parts`) until it acts, is frozen or refreshed, a token near
-        it changes, or a turn ends that changed its counts or abilities used once; except for
-        units `_turn_bound`."""
+        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
         units = self.model.units
         acting = self.model.acting
         board = self.board
         steps = self._steps
         specials = self._specials
-        parts = self._parts
-        turn_bound = _turn_bound(self.model)
         left = self.actions_left
-        for h in self._fleeting:  # listed afresh at every step
-            parts.pop(h, None)
-        self._fleeting = fleeting = []
-        hexes = self.hexes[seat]
-        for h in list(filterfalse(parts.__contains__, hexes)):
+        moves: list[tuple] = []
+        for h in self.hexes[seat]:
             t = board[h]
-            unit = t[T_UNIT]  # type: ignore[index]
+            if t[T_FROZEN]:  # type: ignore[index]
+                continue
+            unit = t[T_UNIT]
             u = units[unit]
-            mine: tuple = ()
-            if not t[T_FROZEN] and u.actions + t[T_EXTRA] - t[T_USED] > 0:  # type: ignore[index]
-                known = steps.get(h)
-                if known is None or known[0] != unit:
-                    known = steps[h] = (unit, self._token_steps(seat, h, u))
-                mine = known[1]
-                if acting[unit]:
-                    aims = specials.get(h)
-                    if aims is None or aims[0] != unit:
-                        aims = specials[h] = (unit, self._token_specials(seat, h, unit))
-                    for ab, aimed in aims[1]:
-                        if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
-                            continue
-                        mine += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
-            parts[h] = mine
-            if turn_bound[unit]:
-                fleeting.append(h)
-        return list(chain.from_iterable(map(parts.__getitem__, hexes)))
+            if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
+                continue
+            known = steps.get(h)
+            if known is None or known[0] != unit:
+                known = steps[h] = (unit, self._token_steps(seat, h, u))
+            moves += known[1]
+            if acting[unit]:
+                aims = specials.get(h)
+                if aims is None or aims[0] != unit:
+                    aims = specials[h] = (unit, self._token_specials(seat, h, unit))
+                for ab, aimed in aims[1]:
+                    if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
+                        continue
+                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+        return moves
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
-        """Each special action of the unit with its moves from hex h when they can be kept
-        (`_kept`), else None (listed afresh every time)."""
-        return tuple((ab, self._special_moves(seat, h, unit, ab) if _kept(ab) else None)
-                     for ab in self.model.acting[unit])
+        """Each special action of the unit with its moves from hex h when they can be kept, else
+        None (listed afresh every time). They can be kept when they read nothing but the acting
+        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
+        for (a redaction or a resample changes the units under face-down tokens in place)."""
+        out = []
+        for ab in self.model.acting[unit]:
+            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
+                    and not (ab.types and ab.target in ("own", "any")))
+            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
+        return tuple(out)
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
@@ -604,12 +546,24 @@ class FDState:
         """The moves, then the attacks, then the shots of `seat`'s unit `u` standing on hex h."""
         m = self.model
         board = self.board
-        near = m.board.neighbours[h]
-        moves = [("move", h, n) for n in (near if u.flying else m.walkable[h]) if board[n] is None]
-        if u.attack == "melee":  # a unit's moves are listed before its attacks
-            moves += [("attack", h, n) for n in near if (o := board[n]) is not None and o[T_OWN] != seat]
-        elif u.attack == "ranged":
-            moves += [("shoot", h, n) for n in m.shot_from[h] if (o := board[n]) is not None and o[T_OWN] != seat]
+        flyers_only = m.board.flyers_only
+        flying = u.flying
+        melee = u.attack == "melee"
+        moves: list[tuple] = []
+        attacks: list[tuple] = []
+        for n in m.board.neighbours[h]:
+            o = board[n]
+            if o is None:
+                if flying or not flyers_only[n]:
+                    moves.append(("move", h, n))
+            elif melee and o[T_OWN] != seat:
+                attacks.append(("attack", h, n))
+        moves += attacks  # a unit's moves are listed before its attacks
+        if u.attack == "ranged":
+            for n in m.shot_from[h]:  # the hexes at the ranged range
+                o = board[n]
+                if o is not None and o[T_OWN] != seat:
+                    moves.append(("shoot", h, n))
         return tuple(moves)
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
@@ -692,7 +646,7 @@ class FDState:
             self.stats["abilities"] += 1
             self.usage["ability"][t[T_UNIT]][s] += 1
             if ab.once_per_turn:
-                self._used_once(t[T_UNIT], ab_idx)
+                self.once_used.append((t[T_UNIT], ab_idx))
             self.pending.insert(0, ("ability", s, h, t[T_UNIT], ab_idx, tg))
 
     def _activate(self, h: int) -> list[int]:
@@ -701,21 +655,7 @@ class FDState:
         t[T_USED] += 1
         t[T_MOVED] = 1
         self.actions_left -= 1
-        self._parts.pop(h, None)
         return t
-
-    def _used_once(self, unit: int, ab_idx: int) -> None:
-        """A once-per-turn ability of `unit` was used: its tokens list their options again."""
-        self.once_used.append((unit, ab_idx))
-        self._forget_unit(unit)
-
-    def _forget_unit(self, unit: int) -> None:
-        """The tokens of `unit` list all their options again (see `play_moves`)."""
-        parts, board = self._parts, self.board
-        for where in self.hexes:
-            for h in where:
-                if board[h][T_UNIT] == unit:  # type: ignore[index]
-                    parts.pop(h, None)
 
     # ------------------------------------------------------------------ chance and triggers
     def _task_ability(self, task: tuple) -> Ability | None:
@@ -823,7 +763,7 @@ class FDState:
             if ab.once_per_turn:
                 if (t[T_UNIT], ab.idx) in self.once_used:
                     continue
-                self._used_once(t[T_UNIT], ab.idx)
+                self.once_used.append((t[T_UNIT], ab.idx))
             self.pending.append(("trigger", h, t[T_UNIT], ab.idx))
 
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
