@@ -99,3 +99,42 @@ def test_registry_finds_a_game_by_rules_id_or_game_id() -> None:
     assert load_spec("hordes_and_heroes") is load_spec("hordes-and-heroes")
     with pytest.raises(ModuleNotFoundError):
         load_spec("no_such_game")
+
+
+class HiddenCoin(Coin):
+    """The coin game with the flip hidden from the player: counts the redactions around bot calls."""
+
+    def __init__(self) -> None:
+        self.redacted = 0
+        super().__init__()
+
+    def _fresh(self):
+        return HiddenCoin()
+
+    def redact(self, seat: int):
+        self.redacted += 1
+        return None
+
+    def restore(self, token) -> None:
+        pass
+
+
+class SeatViewBot(RandomBot):
+    """Reads the state, but only what its seat sees."""
+
+    reads_state = True
+    reads_hidden = False
+
+
+class PeekingBot(RandomBot):
+    reads_state = True
+
+
+def test_a_bot_that_reads_only_its_seats_view_is_not_redacted_any_other_reader_is() -> None:
+    games = {}
+    for name, bot in (("seat-view", SeatViewBot), ("reader", PeekingBot)):
+        spec = GameSpec("hidden-coin", 1, 1, lambda c: None, lambda m, p, o: games.setdefault(name, HiddenCoin()),
+                        {name: lambda seat, rng, bot=bot: bot(seat, rng)}, frozenset(), information="imperfect")
+        assert play_game(spec, None, 1, 5, [name]).error is None
+    assert games["seat-view"].redacted == 0
+    assert games["reader"].redacted == 3

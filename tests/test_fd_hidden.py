@@ -51,6 +51,7 @@ def _twin_positions(phase: str):
                 b.board[x][T_UNIT], b.board[y][T_UNIT] = b.board[y][T_UNIT], b.board[x][T_UNIT]
             else:
                 b.board[x], b.board[y] = b.board[y], b.board[x]
+                b.board_changed()
             return a, b
         if phase == "deploy":
             break
@@ -199,7 +200,16 @@ def test_invariants_catch_a_unit_on_ground_it_cannot_stand_on() -> None:
                               "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     b = model().board
     st.board[b.index["c5"]], st.board[b.index["d3"]] = st.board[b.index["d3"]], None  # a golem does not fly
+    st.board_changed()
     assert any("c5: Golem stands on" in p for p in st.check_invariants())
+
+
+def test_invariants_catch_a_token_missing_from_its_seats_list_of_hexes() -> None:
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    assert st.check_invariants() == []
+    st.board[model().board.index["e3"]], st.board[model().board.index["d3"]] = st.board[model().board.index["d3"]], None
+    assert "player 1: the list of token hexes does not match the board" in st.check_invariants()
 
 
 def test_invariants_catch_power_tokens_lost_and_negative_mana() -> None:
@@ -217,3 +227,29 @@ def test_invariants_catch_a_secret_placement_in_the_other_seats_view(monkeypatch
     assert st.check_invariants() == []
     monkeypatch.setattr(hidden, "positions_hidden", lambda state, seat: False)  # observations show everything
     assert any("sees a token placed in secret" in p for p in st.check_invariants())
+
+
+def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one() -> None:
+    """The heuristic declares that it reads only what its seat sees (`reads_hidden = False`), so
+    the driver does not redact for it: over many whole games, two twin bots, one shown the full
+    state and one the redacted state, make every choice alike."""
+    m = model()
+    decisions = differed = 0
+    for i in range(40):
+        seed = derive_seed(11, i)
+        full, blind = make_bots(SPEC, 2, seed, ["heuristic"]), make_bots(SPEC, 2, seed, ["heuristic"])
+        st = SPEC.new_state(m, 2, {})
+        rng = random.Random(seed)
+        while (d := st.decision()) is not None:
+            if d.player < 0:
+                st.apply(rng.randrange(d.n))
+                continue
+            pick = full[d.player].choose(st, d)
+            before = [t[:] if t else None for t in st.board], list(st.actions)
+            token = st.redact(d.player)
+            differed += ([t[:] if t else None for t in st.board], list(st.actions)) != before
+            assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
+            st.restore(token)
+            decisions += 1
+            st.apply(pick)
+    assert decisions > 5000 and differed > decisions // 2, "the redaction hid something at most decisions"

@@ -129,3 +129,27 @@ def test_labels_read_late_name_the_units_that_were_offered() -> None:
     for action, decision in zip(rec.actions, late):
         assert decision.options == again.decision().options, decision.prompt
         again.apply(action)
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_the_options_offered_are_those_listed_from_scratch_at_every_step(bot: str) -> None:
+    """A token's options are kept from one step to the next until something near it changes
+    (see `FDState.play_moves`): at every play decision of whole games, the options offered equal,
+    in the same order, those listed by a copy that has forgotten everything it kept."""
+    import random
+
+    from engine.core.driver import make_bots, sample_chance
+
+    checked = 0
+    for i in range(25):
+        seed = derive_seed(21, i)
+        bots, rng = make_bots(SPEC, 2, seed, [bot]), random.Random(seed)
+        st = SPEC.new_state(model(), 2, {})
+        while (d := st.decision()) is not None:
+            if st.dkind == "play":
+                fresh = st.clone()
+                fresh.board_changed()
+                assert fresh.play_moves(st.current) == st.moves, f"game {i}, action {len(st.actions)}"
+                checked += 1
+            st.apply(sample_chance(rng, d) if d.player < 0 else bots[d.player].choose(st, d))
+    assert checked > 2000

@@ -147,6 +147,7 @@ def test_a_non_flyer_that_beats_a_flyer_on_water_stays_on_land() -> None:
 def test_the_game_ends_at_once_when_the_flag_falls_even_with_actions_left() -> None:
     st = play({"d4": {"unit": "horseman", "seat": 0}, "d5": {"unit": "flag", "seat": 1}})
     st.board[hx("k9")] = None  # only one flag for player 2
+    st.board_changed()
     st.army[1].remove(unit("flag"))
     choose(st, "Attack d5 from d4")
     assert st.is_over() and st.result().winners == [0] and st.result().end_reason == "flag-captured"
@@ -156,6 +157,7 @@ def test_the_game_ends_at_once_when_the_flag_falls_even_with_actions_left() -> N
 def test_if_both_armies_run_out_together_nobody_wins() -> None:
     st = play({"d4": {"unit": "horseman", "seat": 0}, "d5": {"unit": "barbarian", "seat": 1}})
     st.board[hx("k8")] = None
+    st.board_changed()
     st.army[1].remove(unit("wolf"))
     choose(st, "Attack d5 from d4")
     assert st.is_over() and st.result().winners == [] and st.result().end_reason == "no-units"
@@ -169,3 +171,9 @@ def test_a_secret_placement_is_revealed_in_the_log_when_its_token_is_revealed() 
     choose(st, "Move d3 to d4")
     choose(st, "Griffin Rider d4 Scout on d7")
     assert st.reveals == [(5, (1,)), (5, (3,))], "step 5 showed the Griffin Rider (placed by action 1) and the wolf (action 3)"
+
+
+def test_a_player_whose_last_unit_falls_loses_at_once_to_the_player_with_units_left() -> None:
+    st = play({"d4": {"unit": "forkman", "seat": 0}, "d5": {"unit": "knight", "seat": 1}})
+    choose(st, "Attack d5 from d4")  # the forkman, player 1's only unit, loses
+    assert st.is_over() and st.result().winners == [1] and st.result().end_reason == "no-units"

@@ -150,7 +150,10 @@ class Bot(Protocol):
     """Picks an option index for a decision of its seat.
 
     A bot class may set `reads_state = False` when it never looks at the state (the random bot):
-    the driver then skips redacting hidden information for it.
+    the driver then skips redacting hidden information for it. It may set `reads_hidden = False`
+    when it reads the state but never what its seat cannot see, so that it chooses the same on
+    the full state as on the redacted one: the driver skips the redaction then too, and the game
+    proves the claim with a test that plays many games both ways.
     """
 
     def choose(self, state: State, decision: Decision) -> int: ...

@@ -79,8 +79,9 @@ def bot_choice(state: State, bot: Any, decision: Decision, hidden: bool) -> int:
     """Ask a bot for its choice, showing it only what its seat may see.
 
     In an imperfect-information game the state is redacted for the bot's seat around the call
-    (see `HiddenState`), unless the bot declares that it never reads the state."""
-    if hidden and getattr(bot, "reads_state", True):
+    (see `HiddenState`), unless the bot declares that it never reads the state, or that it reads
+    only what its seat may see (`Bot`)."""
+    if hidden and getattr(bot, "reads_state", True) and getattr(bot, "reads_hidden", True):
         token = state.redact(decision.player)  # type: ignore[attr-defined]
         try:
             return bot.choose(state, decision)

@@ -8,12 +8,12 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
 from engine.fantasy_draft.model import Ability, Model
-from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
+from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT, FDState
 
 FLAG_VALUE = 12.0
 """What a face-down enemy token is worth per unit of probability that it is the flag."""
@@ -28,13 +28,14 @@ _EFFECT_VALUE = {"boost": 0.6, "weaken": 0.6, "destroy": 0.0, "power": 1.4, "rev
 
 class Planner:
     """What the heuristic derives from content alone, built once per model and shared by every
-    bot and game on it: each unit's worth, and per seat how far each hex is from the enemy's
-    start zone."""
+    bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
+    from the enemy's start zone."""
 
-    __slots__ = ("values", "front")
+    __slots__ = ("values", "front", "strength")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
+        self.strength = [u.strength for u in model.units]
         b = model.board
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
 
@@ -92,6 +93,25 @@ def _nearest_map(neighbours: tuple[tuple[int, ...], ...], targets: list[int]) ->
     return near
 
 
+def count_hidden(st: FDState, hidden: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
+    """What the face-down enemy tokens may be: how many there are (at least 1, it divides), how
+    many are weaker than each strength (`below[k]`: strength under k, capped at 5 as on the odds
+    table), whether the flag is among them, and their mean worth."""
+    units = st.model.units
+    power = st.power
+    n = max(1, len(hidden))
+    per_strength = [0] * (_TOP + 1)
+    for u in hidden:
+        per_strength[min(_TOP, units[u].strength + power[u])] += 1
+    below = [0] * (_TOP + 2)
+    for k in range(_TOP + 1):
+        below[k + 1] = below[k] + per_strength[k]
+    total = 0.0
+    for u in hidden:
+        total += values[u] + (0 if units[u].flag else power[u])
+    return n, below, st.model.flag in hidden, total / n if hidden else 0.0
+
+
 class View:
     """What one seat knows of the board at one decision, and the maps its options are scored
     from: each is computed once per decision (or once per strength asked about), so scoring an
@@ -103,38 +123,18 @@ class View:
         self.enemy = enemy = 1 - seat
         self.values = planner(m).values
         board = st.board
-        self.enemies = [x for x, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
+        self.enemies = enemies = st.hexes[enemy]  # read only
         units = m.units
-        self._count_hidden(hidden_units(st, enemy, [board[x][T_UNIT] for x in self.enemies if board[x][T_REV]]))  # type: ignore[index]
+        self._memo = memo = memo if memo is not None else Memo()
+        self.hidden_n, self.below, self.flag_hidden, self.hidden_value, self._odds = memo.hidden(st, enemy, self.values)
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
-        self.targets = [x for x in self.enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]
+        self.targets = [x for x in enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]  # type: ignore[index]
         if not self.targets:
-            self.targets = self.enemies
-        self._memo = memo if memo is not None else Memo()
+            self.targets = enemies
         self._near: list[int] | None = None
         self._adjacent: dict[int, list[int]] | None = None
         self._threat: dict[int, float] = {}
-        self._odds: dict[int, tuple[float, float, float, float]] = {}
-
-    def _count_hidden(self, hidden: list[int]) -> None:
-        """What the face-down enemy tokens may be: how many there are, how many are weaker than
-        each strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether
-        the flag is among them, and their mean worth."""
-        st, units, values = self.st, self.m.units, self.values
-        power = st.power
-        self.hidden_n = n = max(1, len(hidden))
-        per_strength = [0] * (_TOP + 1)
-        for u in hidden:
-            per_strength[min(_TOP, units[u].strength + power[u])] += 1
-        self.below = below = [0] * (_TOP + 2)
-        for k in range(_TOP + 1):
-            below[k + 1] = below[k] + per_strength[k]
-        self.flag_hidden = self.m.flag in hidden
-        total = 0.0
-        for u in hidden:
-            total += values[u] + (0 if units[u].flag else power[u])
-        self.hidden_value = total / n if hidden else 0.0
 
     @property
     def near(self) -> list[int]:
@@ -225,13 +225,26 @@ class Memo:
     only move in their own turn, so within a turn the enemy positions (and the targets worth
     walking to) mostly stay put; the maps are rebuilt only when they change."""
 
-    __slots__ = ("_targets", "_near", "_enemies", "_adjacent")
+    __slots__ = ("_targets", "_near", "_enemies", "_adjacent", "_state", "_seen", "_hidden")
 
     def __init__(self) -> None:
         self._targets: list[int] | None = None
         self._near: list[int] = []
         self._enemies: list[int] | None = None
         self._adjacent: dict[int, list[int]] = {}
+        self._state: FDState | None = None
+        self._seen = -1
+        self._hidden: tuple = ()
+
+    def hidden(self, st: FDState, enemy: int, values: list[float]) -> tuple:
+        """What the face-down tokens of `enemy` may be (`count_hidden`), kept while the same
+        state shows the same armies (`FDState.seen`); with the odds asked of it so far."""
+        if st is not self._state or st.seen != self._seen:
+            board = st.board
+            face_up = [board[x][T_UNIT] for x in st.hexes[enemy] if board[x][T_REV]]  # type: ignore[index]
+            self._state, self._seen = st, st.seen
+            self._hidden = count_hidden(st, hidden_units(st, enemy, face_up), values) + ({},)
+        return self._hidden
 
     def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
         """Per hex: steps to the closest of `targets`."""
@@ -240,16 +253,29 @@ class Memo:
         return self._near
 
     def adjacent(self, neighbours: tuple[tuple[int, ...], ...], enemies: list[int]) -> dict[int, list[int]]:
-        """Hex -> the hexes of `enemies` next to it."""
-        if enemies != self._enemies:
-            adj: dict[int, list[int]] = {}
-            for e in enemies:
+        """Hex -> the hexes of `enemies` next to it (in no particular order: readers take the
+        worst of them). Between decisions only the enemies that left or came are updated."""
+        old = self._enemies
+        if enemies != old:
+            adj = self._adjacent
+            if old is None:
+                gone: Iterable[int] = ()
+                came: Iterable[int] = enemies
+            else:
+                gone, came = set(old).difference(enemies), set(enemies).difference(old)
+            for e in gone:
+                for n in neighbours[e]:
+                    near = adj[n]
+                    near.remove(e)
+                    if not near:
+                        del adj[n]
+            for e in came:
                 for n in neighbours[e]:
                     if n in adj:
                         adj[n].append(e)
                     else:
                         adj[n] = [e]
-            self._enemies, self._adjacent = list(enemies), adj
+            self._enemies = list(enemies)
         return self._adjacent
 
 
@@ -258,6 +284,7 @@ class HeuristicBot:
     advances its strong units; a little noise keeps games varied."""
 
     __slots__ = ("seat", "rng", "_memo")
+    reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -300,8 +327,8 @@ class HeuristicBot:
         unit = m.units[st.to_place[self.seat][0]]
         depth = planner(m).front[self.seat]
         cols = b.columns
-        flag_hex = next((h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == self.seat
-                         and t[T_UNIT] == m.flag), -1)
+        board = st.board
+        flag_hex = next((h for h in st.hexes[self.seat] if board[h][T_UNIT] == m.flag), -1)  # type: ignore[index]
         traps_left = sum(1 for u in st.to_place[self.seat][1:] if m.units[u].actions == 0)
         keep = set(b.neighbours[flag_hex]) if flag_hex >= 0 and (traps_left or unit.actions == 0) else set()
         best, pick = -1e9, 0
@@ -334,27 +361,32 @@ class HeuristicBot:
         fights = bool(view.enemies)
         near = view.near if fights else None
         adjacent = view.adjacent
+        printed = planner(st.model).strength
         best, pick = -1e9, 0
         src = -1
         mine = 0
         my_val = pull = here = 0.0
+        threat = view.threat
         for i, mv in enumerate(st.moves):
             kind, h = mv[0], mv[1]
             if h != src:
                 src = h
-                u = board[h][T_UNIT]  # type: ignore[index]
-                mine = st.strength(h)
+                t = board[h]
+                u = t[T_UNIT]  # type: ignore[index]
+                mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
+                if mine < 0:
+                    mine = 0
                 my_val = values[u] + (0 if units[u].flag else power[u])
                 if fights:
                     pull = 0.15 + 0.1 * mine + 2 * urge
-                    here = view.threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+                    here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
             if kind == "move":
                 if near is None:
                     score = 0.0
                 else:
                     b = mv[2]
-                    threat = (view.threat(b, mine) * my_val if b in adjacent else 0.0) - here  # = danger(b) - here
-                    score = pull * (near[h] - near[b]) - threat * calm
+                    # danger(b) - here
+                    score = pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm
             elif kind == "ability":
                 score = self._ability_score(st, view, mv, urge)
             else:

@@ -119,3 +119,8 @@ HANDLERS: dict[str, tuple[Handler, Allowed]] = {
 }
 
 EFFECT_KINDS: frozenset[str] = frozenset(HANDLERS)
+
+NEAR_ONLY: frozenset[Allowed] = frozenset({always, reveal_allowed, teleport_allowed})
+"""The `allowed` checks that read only the acting unit and which hexes near it hold whose token,
+face up or not: no other token's unit, no count of the turn or of the supply. A special action
+whose checks are all among them keeps the same targets until a token within its range changes."""

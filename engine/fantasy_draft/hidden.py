@@ -120,10 +120,7 @@ def redact(st: "FDState", seat: int) -> Any:
 
 def _lift(st: "FDState", enemy: int) -> Any:
     """Deployment: `enemy`'s tokens leave the board and their placements leave the log."""
-    board = st.board
-    placed = [(h, t) for h, t in enumerate(board) if t is not None and t[T_OWN] == enemy]
-    for h, _ in placed:
-        board[h] = None
+    placed = st.take_off(enemy)
     return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
 
 
@@ -133,7 +130,8 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     The stand-ins are the hidden units themselves, given out in a canonical order. During play
     every token is on the board or removed, so the units under face-down tokens are exactly the
     army less removed and face-up units (`hidden_units`), which the seat knows."""
-    hidden = [(h, t) for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
+    board = st.board
+    hidden = [(h, t) for h in st.hexes[enemy] if not (t := board[h])[T_REV]]  # type: ignore[index]
     saved = [(t, t[T_UNIT], t[T_STEP]) for _, t in hidden]
     steps = _blank(st, [step for _, _, step in saved])
     for _, t in hidden:
@@ -155,9 +153,8 @@ def restore(st: "FDState", token: Any) -> None:
     if token is None:
         return
     placed, saved, steps = token
-    board = st.board
-    for h, t in placed:
-        board[h] = t
+    if placed:
+        st.put_back(placed)
     for t, unit, step in saved:
         t[T_UNIT] = unit
         t[T_STEP] = step
@@ -208,6 +205,7 @@ def resample(st: "FDState", seat: int, rng: random.Random) -> None:
             h = next(x for x in free if st.can_stand(u, x))
             free.remove(h)
             st.board[h] = [enemy, u, 0, 0, 0, 0, 0, 0, -1]
+        st.board_changed()
         return
     hexes = [h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
     units = hidden_units(st, enemy)

@@ -23,6 +23,7 @@ def check(st: "FDState") -> list[str]:
     units = m.units
     power = st.power
     on_board: tuple[list[int], list[int]] = ([], [])
+    where: tuple[list[int], list[int]] = ([], [])
     ground: list[str] = []
     weak: list[str] = []
     leaks: list[str] = []
@@ -33,6 +34,7 @@ def check(st: "FDState") -> list[str]:
             continue
         u = t[T_UNIT]
         on_board[t[T_OWN]].append(u)
+        where[t[T_OWN]].append(h)
         # one token per hex, on ground it may stand on (only flyers-only hexes can refuse one)
         if (u < 0 or flyers_only[h]) and not st.can_stand(u, h):
             ground.append(f"{labels[h]}: {units[u].name} stands on {m.board.terrain[h]}")
@@ -49,7 +51,9 @@ def check(st: "FDState") -> list[str]:
                 leaks.append(f"player {seat + 1} sees a token placed in secret at {labels[h]}")
         elif seen != HIDDEN:
             leaks.append(f"player {seat + 1} sees the face-down token at {labels[h]}")
-    return _tokens(st, on_board) + ground + _power(st) + weak + _counters(st) + leaks
+    index = [f"player {s + 1}: the list of token hexes does not match the board"
+             for s in (0, 1) if where[s] != st.hexes[s]]
+    return _tokens(st, on_board) + index + ground + _power(st) + weak + _counters(st) + leaks
 
 
 def _tokens(st: "FDState", on_board: tuple[list[int], list[int]]) -> list[str]:

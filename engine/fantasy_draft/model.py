@@ -98,6 +98,16 @@ class Model:
     basics: tuple[int, ...]
     by_id: dict[str, int]
     flag: int                        # the flag's unit index
+    reach: tuple[tuple[int, ...], ...] = ()
+    """Per hex h: h and the hexes whose token's moves or melee attacks can involve h (its
+    neighbours), so a token arriving at or leaving h changes only their options..."""
+    shot_from: tuple[tuple[int, ...], ...] = ()
+    """...and the hexes a ranged unit shoots at h from (at exactly the ranged range); the same
+    hexes are the ones a ranged unit on h shoots at."""
+    acting: tuple[tuple[Ability, ...], ...] = ()
+    """Per unit: its special actions (abilities triggered as an action), in printed order."""
+    aim: tuple[int, ...] = ()
+    """Per unit: the longest range of its special actions (0 for none or for the unit itself)."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -201,6 +211,11 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     for seat in (0, 1):
         if sum(1 for z in board.zone if z == seat) < rules.army_size:
             raise ValueError(f"board: player {seat + 1}'s start zone has fewer hexes than an army has tokens")
+    acting = tuple(tuple(a for a in u.abilities if a.trigger == "action") for u in units)
+    reach = tuple((h,) + board.neighbours[h] for h in range(len(board.labels)))
+    rr = rules.ranged_range
+    shot_from = tuple(rings[rr] if 0 < rr < len(rings) else () for rings in board.rings)
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
-                 by_id={u.id: u.idx for u in units}, flag=flags[0])
+                 by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
+                 acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting))

@@ -59,6 +59,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
         st.turn = int(setup.get("turn", 0))
         st.current = int(setup.get("current", 0))
         st.actions_left = int(setup.get("actions", model.rules.actions))
+        st.board_changed()
     else:
         raise ValueError(f"unknown phase '{phase}' (draft, deploy or play)")
     st._advance()

@@ -13,11 +13,12 @@ tokens (and, during deployment, where the other seat put them).
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Any, Callable, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
-from engine.fantasy_draft.effects import HANDLERS, Ctx, always
-from engine.fantasy_draft.model import Ability, Model
+from engine.fantasy_draft.effects import HANDLERS, NEAR_ONLY, Ctx, always
+from engine.fantasy_draft.model import Ability, Model, UnitType
 
 T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
 D10 = tuple(str(i) for i in range(10))
@@ -35,6 +36,19 @@ def roll_decision(name: str) -> Decision:
         d = _ROLLS[name] = Decision(CHANCE, f"Roll d10 for {name}", D10)
     return d
 
+
+
+_CHECKS: dict[int, tuple[Ability, tuple]] = {}
+
+
+def _checks(ab: Ability) -> tuple:
+    """The (allowed, effect) pairs a special action's targets must pass (none for effects that
+    fit any target); the same for every use of the ability, so worked out once."""
+    known = _CHECKS.get(id(ab))
+    if known is None or known[0] is not ab:
+        known = _CHECKS[id(ab)] = (ab, tuple((HANDLERS[e.kind][1], e) for e in ab.effects
+                                            if HANDLERS[e.kind][1] is not always))
+    return known[1]
 
 
 class FDState:
@@ -76,6 +90,14 @@ class FDState:
         self.moves: list[tuple] = []
         self.dkind = ""
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
+        self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
+        self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
+        self.seen = 0
+        """Bumped whenever what both seats know of the armies changes (a token placed, turned
+        face up or removed, a power token moved), so a bot may keep what it derived from it."""
+        self.hexes: list[list[int]] = [[], []]
+        """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
+        the rules and bots visit a seat's few tokens instead of every hex)."""
 
     # ------------------------------------------------------------------ the step API
     def decision(self) -> Decision | None:
@@ -110,6 +132,7 @@ class FDState:
         twin.army = [list(x) for x in self.army]
         twin.to_place = [list(x) for x in self.to_place]
         twin.board = [t[:] if t is not None else None for t in self.board]
+        twin.hexes = [list(self.hexes[0]), list(self.hexes[1])]
         twin.removed = [list(x) for x in self.removed]
         twin.power = list(self.power)
         twin.once_used = list(self.once_used)
@@ -118,6 +141,8 @@ class FDState:
         twin.usage = {e: [c[:] for c in v] for e, v in self.usage.items()}
         twin.stats = dict(self.stats)
         twin.moves = list(self.moves)
+        twin._steps = dict(self._steps)
+        twin._specials = dict(self._specials)
         return twin
 
     def result(self) -> GameResult:
@@ -127,7 +152,7 @@ class FDState:
             for i, c in enumerate(rows):
                 if c[0] or c[1]:
                     usage.setdefault(units[i].id, {})[event] = list(c)
-        scores = [sum(1 for t in self.board if t is not None and t[T_OWN] == s) for s in (0, 1)]
+        scores = [len(self.hexes[0]), len(self.hexes[1])]
         return GameResult(scores=scores, winners=list(self.winners), end_reason=self.end_reason or "unfinished",
                           turns=self.turn, usage=usage, stats={k: float(v) for k, v in self.stats.items()})
 
@@ -181,6 +206,7 @@ class FDState:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
+        self.seen += 1
 
     def add_activations(self, h: int, amount: int) -> None:
         t = self.board[h]
@@ -197,14 +223,94 @@ class FDState:
         t = self.board[h]
         if t is not None and not t[T_REV]:
             t[T_REV] = 1
+            self.seen += 1
+            if self._specials:
+                self._aimed_at(h)
             if t[T_STEP] >= 0:
                 self.reveals.append((len(self.actions) - 1, (t[T_STEP],)))
 
     def swap(self, a: int, b: int) -> None:
-        self.board[a], self.board[b] = self.board[b], self.board[a]
+        board = self.board
+        ta, tb = board[a], board[b]
+        board[a], board[b] = tb, ta
+        if ta is not None:
+            self._left(ta[T_OWN], a, b)
+        if tb is not None:
+            self._left(tb[T_OWN], b, a)
+        self._moved(a)
+        self._moved(b)
 
     def relocate(self, a: int, b: int) -> None:
-        self.board[b], self.board[a] = self.board[a], None
+        t = self.board[a]
+        self.board[b], self.board[a] = t, None
+        if t is not None:
+            self._left(t[T_OWN], a, b)
+        self._moved(a)
+        self._moved(b)
+
+    def _left(self, seat: int, a: int, b: int) -> None:
+        """`seat`'s token went from hex a to hex b (-1: off the board) in `hexes`."""
+        where = self.hexes[seat]
+        where.remove(a)
+        if b >= 0:
+            insort(where, b)
+
+    def _moved(self, h: int) -> None:
+        """A token arrived at or left hex h: the tokens whose options can involve h list them
+        again when next asked (see `play_moves`)."""
+        steps = self._steps
+        if steps:
+            m = self.model
+            for x in m.reach[h]:
+                steps.pop(x, None)
+            units = m.units
+            for x in m.shot_from[h]:
+                known = steps.get(x)
+                if known is not None and units[known[0]].attack == "ranged":
+                    del steps[x]
+        if self._specials:
+            self._aimed_at(h)
+
+    def _aimed_at(self, h: int) -> None:
+        """Hex h changed: the special actions that can aim at it are listed again."""
+        specials = self._specials
+        near = self.model.board.dist[h]
+        aim = self.model.aim
+        for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+            del specials[x]
+
+    def take_off(self, seat: int) -> list[tuple[int, list[int]]]:
+        """Lift `seat`'s tokens off the board (a redaction during deployment); returns them with
+        their hexes for `put_back`."""
+        board = self.board
+        placed = [(h, board[h]) for h in self.hexes[seat]]
+        for h, _ in placed:
+            board[h] = None
+            self._moved(h)
+        self.hexes[seat] = []
+        return placed  # type: ignore[return-value]
+
+    def put_back(self, placed: list[tuple[int, list[int]]]) -> None:
+        """Undo `take_off`."""
+        board = self.board
+        for h, t in placed:
+            board[h] = t
+            self.hexes[t[T_OWN]].append(h)
+            self._moved(h)
+        for where in self.hexes:
+            where.sort()
+
+    def board_changed(self) -> None:
+        """Tokens were put on or taken off the board from outside the rules (a scenario, a
+        redaction, a test): the seats' token hexes are read again and every token lists its
+        moves again."""
+        self._steps = {}
+        self._specials = {}
+        self.seen += 1
+        self.hexes = [[], []]
+        for h, t in enumerate(self.board):
+            if t is not None:
+                self.hexes[t[T_OWN]].append(h)
 
     def remove(self, h: int) -> None:
         """A unit leaves the game: its power tokens return, triggers fire, a lost flag ends the game."""
@@ -213,6 +319,9 @@ class FDState:
             return
         self.reveal(h)
         self.board[h] = None
+        self.seen += 1
+        self._left(t[T_OWN], h, -1)
+        self._moved(h)
         owner, unit = t[T_OWN], t[T_UNIT]
         self.removed[owner].append(unit)
         self.usage["lost"][unit][owner] += 1
@@ -235,9 +344,9 @@ class FDState:
                 if self._drain():
                     return
                 continue
-            step = {"draft": self._draft_step, "prepare": self._prepare_step,
-                    "deploy": self._deploy_step, "play": self._play_step}[self.phase]
-            if step():
+            phase = self.phase
+            if (self._play_step() if phase == "play" else self._deploy_step() if phase == "deploy"
+                    else self._draft_step() if phase == "draft" else self._prepare_step()):
                 return
 
     def _publish(self, player: int, kind: str, prompt: str, moves: list[tuple], labels: Labels,
@@ -326,11 +435,13 @@ class FDState:
 
     def _end_turn(self) -> None:
         seat = self.current
-        for t in self.board:
-            if t is not None:
-                t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0
-                if t[T_OWN] == seat:
-                    t[T_FROZEN] = 0
+        board = self.board
+        for h in self.hexes[seat]:
+            t = board[h]
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
+        for h in self.hexes[1 - seat]:
+            t = board[h]
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
         self.turn += 1
         if self.turn >= self.turn_cap:
             self._end([], "stalemate")
@@ -354,12 +465,15 @@ class FDState:
     def _check_armies(self) -> bool:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
         flag = self.model.flag
+        board = self.board
         alive = [False, False]
-        for t in self.board:
-            if t is not None and t[T_UNIT] != flag:
-                alive[t[T_OWN]] = True
-                if alive[0] and alive[1]:
-                    return False
+        for s in (0, 1):
+            for h in self.hexes[s]:
+                if board[h][T_UNIT] != flag:  # type: ignore[index]
+                    alive[s] = True
+                    break
+        if alive[0] and alive[1]:
+            return False
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
@@ -376,56 +490,96 @@ class FDState:
 
     # ------------------------------------------------------------------ legal moves of a turn
     def play_moves(self, seat: int) -> list[tuple]:
-        """Every legal action of `seat` now, as structured moves (their text: `play_labels`)."""
-        m = self.model
-        b = m.board
-        units = m.units
+        """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
+
+        What a token may do depends on its unit and on the tokens within reach of it,
+        and on the turn only through actions left, abilities used once and power tokens. So each
+        token's moves and attacks (`_steps`), and the targets of its special actions that read
+        only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
+        again only after a token within reach arrives or leaves (`_moved`) or, for special
+        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
+        units = self.model.units
+        acting = self.model.acting
         board = self.board
-        neighbours, flyers_only, rings = b.neighbours, b.flyers_only, b.rings
-        rr = m.rules.ranged_range
+        steps = self._steps
+        specials = self._specials
+        left = self.actions_left
         moves: list[tuple] = []
-        add = moves.append
-        for h, t in enumerate(board):
-            if t is None or t[T_OWN] != seat or t[T_FROZEN]:
+        for h in self.hexes[seat]:
+            t = board[h]
+            if t[T_FROZEN]:  # type: ignore[index]
                 continue
-            u = units[t[T_UNIT]]
+            unit = t[T_UNIT]
+            u = units[unit]
             if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
-            flying = u.flying
-            melee = u.attack == "melee"
-            attacks = []
-            for n in neighbours[h]:
-                o = board[n]
-                if o is None:
-                    if flying or not flyers_only[n]:
-                        add(("move", h, n))
-                elif melee and o[T_OWN] != seat:
-                    attacks.append(("attack", h, n))
-            moves += attacks  # a unit's moves are listed before its attacks
-            if u.attack == "ranged" and rr < len(rings[h]):
-                for n in rings[h][rr]:
-                    o = board[n]
-                    if o is not None and o[T_OWN] != seat:
-                        add(("shoot", h, n))
-            for ab in u.abilities:
-                if ab.trigger != "action" or ab.cost > self.actions_left:
-                    continue
-                if ab.once_per_turn and (u.idx, ab.idx) in self.once_used:
-                    continue
-                for tg in self.ability_targets(seat, h, u.idx, ab):
-                    add(("ability", h, ab.idx, tg))
+            known = steps.get(h)
+            if known is None or known[0] != unit:
+                known = steps[h] = (unit, self._token_steps(seat, h, u))
+            moves += known[1]
+            if acting[unit]:
+                aims = specials.get(h)
+                if aims is None or aims[0] != unit:
+                    aims = specials[h] = (unit, self._token_specials(seat, h, unit))
+                for ab, aimed in aims[1]:
+                    if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
+                        continue
+                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
         return moves
+
+    def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
+        """Each special action of the unit with its moves from hex h when they can be kept, else
+        None (listed afresh every time). They can be kept when they read nothing but the acting
+        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
+        for (a redaction or a resample changes the units under face-down tokens in place)."""
+        out = []
+        for ab in self.model.acting[unit]:
+            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
+                    and not (ab.types and ab.target in ("own", "any")))
+            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
+        return tuple(out)
+
+    def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
+        return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
+
+    def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
+        """The moves, then the attacks, then the shots of `seat`'s unit `u` standing on hex h."""
+        m = self.model
+        board = self.board
+        flyers_only = m.board.flyers_only
+        flying = u.flying
+        melee = u.attack == "melee"
+        moves: list[tuple] = []
+        attacks: list[tuple] = []
+        for n in m.board.neighbours[h]:
+            o = board[n]
+            if o is None:
+                if flying or not flyers_only[n]:
+                    moves.append(("move", h, n))
+            elif melee and o[T_OWN] != seat:
+                attacks.append(("attack", h, n))
+        moves += attacks  # a unit's moves are listed before its attacks
+        if u.attack == "ranged":
+            for n in m.shot_from[h]:  # the hexes at the ranged range
+                o = board[n]
+                if o is not None and o[T_OWN] != seat:
+                    moves.append(("shoot", h, n))
+        return tuple(moves)
 
     def ability_targets(self, seat: int, h: int, unit: int, ab: Ability) -> list[int]:
         """Hexes a special action may be aimed at (the hero's own hex for `self`), nearest first."""
         cands = [h] if ab.target == "self" else self._aim(seat, self.model.hexes_within(h, 1, ab.range), ab)
-        checks = [(HANDLERS[e.kind][1], e) for e in ab.effects if HANDLERS[e.kind][1] is not always]
+        checks = _checks(ab)
         if not checks:
             return cands
         out = []
+        ctx = Ctx(seat, h, unit, h)  # one context, aimed at each candidate in turn (checks only read it)
         for tg in cands:
-            ctx = Ctx(seat, h, unit, tg)
-            if all(allowed(self, ctx, e) for allowed, e in checks):
+            ctx.target = tg
+            for allowed, e in checks:
+                if not allowed(self, ctx, e):
+                    break
+            else:
                 out.append(tg)
         return out
 
@@ -469,6 +623,9 @@ class FDState:
         elif kind == "place":
             u = self.to_place[s].pop(0)
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
+            insort(self.hexes[s], mv[1])
+            self.seen += 1
+            self._moved(mv[1])
         elif kind == "move":
             t = self._activate(mv[1])
             self.relocate(mv[1], mv[2])
@@ -612,9 +769,9 @@ class FDState:
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
         units = self.model.units
         dist = self.model.board.dist[h]
-        for x, t in enumerate(self.board):
-            if t is None:
-                continue
+        board = self.board
+        for x in sorted(self.hexes[0] + self.hexes[1]):
+            t = board[x]
             for ab in units[t[T_UNIT]].abilities:
                 if ab.trigger != "unit-removed" or dist[x] > ab.range:
                     continue
