@@ -15,6 +15,8 @@ import math
 import random
 from typing import TYPE_CHECKING, Any, Callable
 
+from engine.hordes_and_heroes.areas import CARDS, LIMITS
+
 if TYPE_CHECKING:
     from engine.hordes_and_heroes.state import HHState
 
@@ -132,6 +134,7 @@ def resample(st: "HHState", seat: int, rng: random.Random) -> None:
     _rearrange(st, lambda cards: rng.sample(cards, len(cards)))
     if not _pool_others(st, seat):
         return
+    st.dirty |= CARDS | LIMITS
 
     def pick(counts: list[int]) -> int:
         r = rng.randrange(sum(counts))
