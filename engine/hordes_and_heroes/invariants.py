@@ -180,7 +180,7 @@ def _limits_hold(st: "HHState", tot: Totals) -> bool:
         return False
     if True in map(_ACTIVE, chain.from_iterable(parties[:current] + parties[current + 1:])):
         return False
-    if tot.bonus_never_lowers and max(map(len, hands)) <= tot.hand_limit:
+    if tot.bonus_never_lowers and max(map(len, hands[:current] + hands[current + 1:]), default=0) <= tot.hand_limit:
         return True
     return all(seat == current or len(hand) <= st.hand_limit(seat) for seat, hand in enumerate(hands))
 

@@ -292,10 +292,12 @@ class HHState(SequentialState):
         self.faces, self.locked, self.kept = [], [], []
         self.rerolls, self.start_dice = self.model.rules.rerolls, self.model.rules.dice
         self.steam = self.shield = self.bonus_strength = 0
+        if self.set_aside:       # normally won already (treasure step): monsters would vanish here
+            self.dirty |= HORDE
         self.class_bonus, self.discounts, self.opened, self.set_aside = [], [], [], []
         self.recruits_left, self.plays_left = self.model.rules.recruits, self.model.rules.actions
         self.last_counterattack = self.last_ambush = (0, 0)
-        self.dirty |= LIMITS | DICE | TOKENS | HORDE
+        self.dirty |= LIMITS | DICE | TOKENS
 
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
         order = ("action", "dice", "attack", "horde", "end")
