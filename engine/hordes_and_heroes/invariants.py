@@ -15,7 +15,7 @@ before and after a step with the marks the step left, and the tests run it over 
 from __future__ import annotations
 
 from itertools import chain, compress
-from operator import add, and_, attrgetter
+from operator import add, and_, attrgetter, sub
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.hordes_and_heroes.areas import (ALL, CARDS, DICE, HIDDEN_L1, HIDDEN_L2, HORDE, LIMITS, NAMES, TOKENS,
@@ -36,7 +36,7 @@ class Totals:
     treasure and town card, the limits, and which monsters hide in which kind of slot."""
 
     __slots__ = ("model", "deck", "monsters", "treasures", "towns", "hand_bonus", "bonus_never_lowers",
-                 "party_limit", "hand_limit", "level1", "level2")
+                 "party_limit", "hand_limit", "level1", "level2", "discard_seen", "not_discarded")
 
     def __init__(self, m: "Model") -> None:
         self.model = m
@@ -50,6 +50,16 @@ class Totals:
         self.hand_limit = m.rules.hand_limit
         self.level1 = [x.level == 1 for x in m.monsters]     # hide in level 1 slots
         self.level2 = [x.level != 1 for x in m.monsters]     # level 2 monsters and bosses
+        self.discard_seen: list[int] = []
+        self.not_discarded: list[int] = []
+
+    def outside_discard(self, discard: list[int]) -> list[int]:
+        """The copies of each hero-deck card not in a discard pile of these counts. Remembered for
+        the last pile seen: the pile changes far less often than the deck and the hands."""
+        if discard != self.discard_seen:
+            self.discard_seen = discard[:]
+            self.not_discarded = list(map(sub, self.deck, discard))
+        return self.not_discarded
 
 
 _last: Totals | None = None    # the totals of the model last checked: one model per process, usually
@@ -81,12 +91,17 @@ def check(st: "HHState") -> list[str]:
 def _hero_card_copies(st: "HHState") -> list[int]:
     """Copies of each hero-deck card in the deck, the discard pile, the hands, the parties, in
     play and (in a scenario) left in the box."""
-    have = list(map(add, st.deck_counts, st.discard_counts))
+    have = _add_held(st, list(map(add, st.deck_counts, st.discard_counts)))
+    return list(map(add, have, st.deck_box)) if st.deck_box else have
+
+
+def _add_held(st: "HHState", have: list[int]) -> list[int]:
+    """`have` with the hero-deck cards in the hands, the parties and in play added, by card."""
     for c in chain(chain.from_iterable(st.hands), st.in_play):
         have[c] += 1
     for h in chain.from_iterable(st.parties):
         have[h.card] += 1
-    return list(map(add, have, st.deck_box)) if st.deck_box else have
+    return have
 
 
 def _monster_copies(st: "HHState") -> tuple[list[int], int, int]:
@@ -139,8 +154,12 @@ def _no_negative(*counts: list[int]) -> bool:
 def _cards_hold(st: "HHState", tot: Totals) -> bool:
     """No hero-deck card created or lost; deck and discard sizes in step; no negative count."""
     deck, disc = st.deck_counts, st.discard_counts
-    return sum(deck) == st.deck_size and sum(disc) == st.discard_size and _no_negative(deck, disc) \
-        and _hero_card_copies(st) == tot.deck
+    if sum(deck) != st.deck_size or sum(disc) != st.discard_size or not _no_negative(deck, disc):
+        return False
+    have = _add_held(st, deck[:])
+    if st.deck_box:
+        have = list(map(add, have, st.deck_box))
+    return have == tot.outside_discard(disc)
 
 
 def _horde_holds(st: "HHState", tot: Totals) -> bool:
@@ -180,7 +199,8 @@ def _limits_hold(st: "HHState", tot: Totals) -> bool:
         return False
     if True in map(_ACTIVE, chain.from_iterable(parties[:current] + parties[current + 1:])):
         return False
-    if tot.bonus_never_lowers and max(map(len, hands[:current] + hands[current + 1:]), default=0) <= tot.hand_limit:
+    others = hands[:current] + hands[current + 1:]
+    if tot.bonus_never_lowers and (not others or max(map(len, others)) <= tot.hand_limit):
         return True
     return all(seat == current or len(hand) <= st.hand_limit(seat) for seat, hand in enumerate(hands))
 

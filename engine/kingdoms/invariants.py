@@ -186,11 +186,16 @@ def _hordes_hold(st: "KState") -> bool:
     where = list(compress(_spaces(hits), hits))
     if horde.count(-1) != len(hits) - len(where):
         return False
-    on = list(map(horde.__getitem__, where))
-    counters = list(map(hits.__getitem__, where))
-    if on and (min(on) < 0 or min(counters) < 1 or len(set(on)) != len(on) or any(map(st.pool.__getitem__, on))):
-        return False
-    return sum(counters) + st.hit_free == st.model.supply["hit"] and not (st.limited and st.hit_free < 0)
+    pool = st.pool
+    seen = set()
+    on_board = 0
+    for sp in where:
+        h, x = horde[sp], hits[sp]
+        if h < 0 or x < 1 or pool[h] or h in seen:
+            return False
+        seen.add(h)
+        on_board += x
+    return on_board + st.hit_free == st.model.supply["hit"] and not (st.limited and st.hit_free < 0)
 
 
 def _horde_problems(st: "KState") -> list[str]:
