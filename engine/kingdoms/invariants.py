@@ -117,7 +117,6 @@ def _spaces(values: list) -> range:
     return got
 
 
-
 def _moved_hold(st: "KState") -> bool:
     """No negative count of armies that moved."""
     return _counts(st.moved)
