@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from engine.core.api import Decision
+from engine.hordes_and_heroes.areas import DICE, TOKENS
 from engine.hordes_and_heroes.model import Effect
 
 if TYPE_CHECKING:
@@ -29,27 +30,32 @@ def extra_dice(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> 
     st.faces.extend([0] * e.amount)
     st.locked.extend([False] * e.amount)
     st.kept.extend([False] * e.amount)
+    st.dirty |= DICE
     return NOTHING
 
 
 def extra_reroll(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> Iterable[Decision]:
     st.rerolls += e.amount
+    st.dirty |= TOKENS
     return NOTHING
 
 
 def steam(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> Iterable[Decision]:
     st.steam += e.amount
+    st.dirty |= TOKENS
     return NOTHING
 
 
 def shield(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> Iterable[Decision]:
     """Shield gained stays for the whole turn, even if its hero falls later (rulebook)."""
     st.shield += e.amount
+    st.dirty |= TOKENS
     return NOTHING
 
 
 def strength(st: "HHState", seat: int, e: Effect, src: "PartyHero | None") -> Iterable[Decision]:
     st.bonus_strength += e.amount
+    st.dirty |= TOKENS
     return NOTHING
 
 

@@ -15,6 +15,8 @@ import math
 import random
 from typing import TYPE_CHECKING, Any, Callable
 
+from engine.hordes_and_heroes.areas import CARDS, HORDE, LIMITS
+
 if TYPE_CHECKING:
     from engine.hordes_and_heroes.state import HHState
 
@@ -85,17 +87,17 @@ def redact(st: "HHState", seat: int) -> Any:
     dealt = memo[2]
     st.hands = [hand if dealt[q] is None else list(dealt[q]) for q, hand in enumerate(hands)]
     st.deck_counts = list(memo[3])
-    token = hands, counts, _rearrange(st, sorted), st.redactions, st.sound
-    # The memos hold the real hands (this one, and the invariants' last sound inputs): the
-    # token keeps them while a bot reads the state, which gets empty ones of its own.
-    st.redactions, st.sound = {}, {}
+    token = hands, counts, _rearrange(st, sorted), st.redactions
+    # The memo holds the real hands: the token keeps it while a bot reads the state, which gets
+    # an empty one of its own.
+    st.redactions = {}
     return token
 
 
 def restore(st: "HHState", token: Any) -> None:
-    """Put back the real hands, deck counts, stacks and memos that `redact` swapped out."""
+    """Put back the real hands, deck counts, stacks and memo that `redact` swapped out."""
     if token:
-        st.hands, st.deck_counts, stacks, st.redactions, st.sound = token
+        st.hands, st.deck_counts, stacks, st.redactions = token
         for s, cards in stacks:
             s.cards = cards
 
@@ -129,9 +131,11 @@ def _rearrange(st: "HHState", order: Callable[[list[int]], list[int]]) -> list[t
 
 
 def resample(st: "HHState", seat: int, rng: random.Random) -> None:
-    _rearrange(st, lambda cards: rng.sample(cards, len(cards)))
+    if _rearrange(st, lambda cards: rng.sample(cards, len(cards))):
+        st.dirty |= HORDE
     if not _pool_others(st, seat):
         return
+    st.dirty |= CARDS | LIMITS
 
     def pick(counts: list[int]) -> int:
         r = rng.randrange(sum(counts))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from engine.core.api import CHANCE, Decision
+from engine.hordes_and_heroes.areas import ALL, HORDE, LIMITS
 from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, HHState, PartyHero, Stack
 
 STACK_NAMES = "ABCDEFGHIJ"
@@ -21,12 +22,14 @@ def standard_setup(st: HHState) -> Iterator[Decision]:
         n1 = l1 // stacks + (1 if k < l1 % stacks else 0)
         n2 = l2 // stacks + (1 if k < l2 % stacks else 0)
         st.line.append(Stack(f"stack {STACK_NAMES[k]}", [HIDDEN_L2] * (n2 + 1) + [HIDDEN_L1] * n1, False, True))
+    st.dirty |= HORDE
     for s in st.line:
         yield from st.reveal(s)
     for seat in range(st.n):
         yield from st.draw_many(seat, m.rules.starting_hand)
     a = yield Decision(CHANCE, "Choose the start player", tuple(f"Player {i + 1}" for i in range(st.n)))
     st.start_player = st.current = a
+    st.dirty |= LIMITS
     st.last_player = (a - 1) % st.n
 
 
@@ -136,6 +139,7 @@ def apply_situation(st: HHState, sit: dict) -> str:
     st.bonus_strength = int(sit.get("bonus_strength", 0))
     st.rerolls += int(sit.get("rerolls", 0))
     st.start_dice += int(sit.get("extra_dice", 0))
+    st.dirty = ALL
     phase = str(sit.get("phase", "action"))
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")

@@ -15,11 +15,11 @@ from typing import Any, Callable, Iterable, Iterator
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
 from engine.hordes_and_heroes import hidden
+from engine.hordes_and_heroes.areas import (ALL, CARDS, DICE, HIDDEN_L1, HIDDEN_L2, HORDE, LIMITS, TOKENS, TOWNS,
+                                            TREASURES)
 from engine.hordes_and_heroes.effects import HANDLERS
+from engine.hordes_and_heroes.invariants import check
 from engine.hordes_and_heroes.model import DeckCard, Model
-
-HIDDEN_L1 = -1
-HIDDEN_L2 = -2
 
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
@@ -162,10 +162,10 @@ class HHState(SequentialState):
         self.dkind = ""                    # what the pending decision is about, for bots
         self._labels: dict[Any, str] = {}
         self.redactions: dict[int, tuple] = {}   # seat -> last canonical deal (hidden.redact)
-        self.sound: dict[Any, Any] = {}          # invariant group -> inputs last found sound
+        self.dirty = ALL                         # areas changed since the invariants last held (areas.py)
         super().__init__()
 
-    SHARED = SequentialState.SHARED | {"_labels", "redactions", "sound"}
+    SHARED = SequentialState.SHARED | {"_labels", "redactions"}
 
     def _fresh(self) -> "HHState":
         return HHState(self.model, self.n, self.options, self.situation)
@@ -202,6 +202,7 @@ class HHState(SequentialState):
                 counts[i] += c
                 self.discard_counts[i] = 0
             self.deck_size, self.discard_size = self.discard_size, 0
+            self.dirty |= CARDS
         counts = self.deck_counts
         deck = self.model.deck
         idx, weights = in_stock(counts)
@@ -211,6 +212,7 @@ class HHState(SequentialState):
         counts[card] -= 1
         self.deck_size -= 1
         self.hands[seat].append(card)
+        self.dirty |= CARDS | LIMITS
 
     def draw_many(self, seat: int, amount: int) -> Iterator[Decision]:
         for _ in range(amount):
@@ -220,6 +222,7 @@ class HHState(SequentialState):
         faces = self.faces
         for i in which:
             faces[i] = (yield _ROLL[i]) + 1
+            self.dirty |= DICE
 
     def reveal(self, s: Stack) -> Iterator[Decision]:
         """Turn the top card of a stack face up, drawing a hidden card's identity."""
@@ -251,6 +254,7 @@ class HHState(SequentialState):
                 s.boss_hidden = False
             s.cards[-1] = mid
         s.up = True
+        self.dirty |= HORDE
 
     # ------------------------------------------------------------------ the game
     def _rules(self, resume: Any = None) -> Iterator[Decision]:
@@ -274,6 +278,7 @@ class HHState(SequentialState):
                 self.end_reason = "stalemate"
                 break
             self.current = (seat + 1) % self.n
+            self.dirty |= LIMITS
             self.reset_turn()
         self.phase = "over"
 
@@ -287,9 +292,12 @@ class HHState(SequentialState):
         self.faces, self.locked, self.kept = [], [], []
         self.rerolls, self.start_dice = self.model.rules.rerolls, self.model.rules.dice
         self.steam = self.shield = self.bonus_strength = 0
+        if self.set_aside:       # normally won already (treasure step): monsters would vanish here
+            self.dirty |= HORDE
         self.class_bonus, self.discounts, self.opened, self.set_aside = [], [], [], []
         self.recruits_left, self.plays_left = self.model.rules.recruits, self.model.rules.actions
         self.last_counterattack = self.last_ambush = (0, 0)
+        self.dirty |= LIMITS | DICE | TOKENS
 
     def turn(self, seat: int, phase: str) -> Iterator[Decision]:
         order = ("action", "dice", "attack", "horde", "end")
@@ -338,6 +346,7 @@ class HHState(SequentialState):
             if kind == "end":
                 return
             hand.remove(card)
+            self.dirty |= CARDS | LIMITS
             if kind == "recruit":
                 self.recruits_left -= 1
                 self.in_play.append(card)
@@ -345,6 +354,7 @@ class HHState(SequentialState):
                     yield from self.discard_from_party(seat, 1, "Your party is full: discard a hero")
                 self.in_play.remove(card)
                 self.parties[seat].append(PartyHero(card))
+                self.dirty |= CARDS | LIMITS
                 self.use_deck["recruited"][card][seat] += 1
             else:
                 self.plays_left -= 1
@@ -355,6 +365,7 @@ class HHState(SequentialState):
                 self.in_play.remove(card)
                 self.discard_counts[card] += 1
                 self.discard_size += 1
+                self.dirty |= CARDS
 
     def action_labels(self, moves: list[tuple[str, int]]) -> Callable[[], list[str]]:
         deck = self.model.deck
@@ -370,6 +381,7 @@ class HHState(SequentialState):
         if h.treasure >= 0:
             self.box.append(h.treasure)
             h.treasure = -1
+        self.dirty |= CARDS | LIMITS | TREASURES
 
     def party_choices(self, heroes: list[PartyHero]) -> tuple[list[tuple[int, int, int]], list]:
         """One choice per distinct hero (card, treasure, level): their keys, for the labels, and
@@ -405,6 +417,7 @@ class HHState(SequentialState):
             hand.remove(card)
             self.discard_counts[card] += 1
             self.discard_size += 1
+            self.dirty |= CARDS | LIMITS
 
     # ------------------------------------------------------------------ 2A. roll step
     def payments(self, h: PartyHero, counts: list[int], discs: list[int] | None = None) -> list[tuple]:
@@ -493,10 +506,12 @@ class HHState(SequentialState):
                     locked[i] = True
                     kept[i] = False
                     n -= 1
+        self.dirty |= DICE
 
     def roll_step(self, seat: int) -> Iterator[Decision]:
         n = self.start_dice
         self.faces, self.locked, self.kept = [0] * n, [False] * n, [False] * n
+        self.dirty |= DICE
         self.in_roll = True
         yield from self.roll_dice(range(n))
         party = self.parties[seat]
@@ -539,17 +554,21 @@ class HHState(SequentialState):
                             self.lock_dice(f, 1)
                     elif pay[0] == "steam":
                         self.steam = 0   # steam pays one hero; what is left over is lost
+                        self.dirty |= TOKENS
                     yield from self.activate(seat, h)
                     if self.rerolls == 0 and 0 in faces:   # new dice and no roll left: throw them now
                         yield from self.roll_dice([i for i, f in enumerate(faces) if not f])
                 elif kind == "keep":
                     kept[move[1]] = True
                     toggled.add(move[1])
+                    self.dirty |= DICE
                 elif kind == "release":
                     kept[move[1]] = False
                     toggled.add(move[1])
+                    self.dirty |= DICE
                 elif kind == "reroll":
                     self.rerolls -= 1
+                    self.dirty |= TOKENS
                     yield from self.roll_dice([i for i in range(len(faces)) if not locked[i] and not kept[i]])
                     break  # a new roll: every die may be kept or released again
                 else:
@@ -559,6 +578,7 @@ class HHState(SequentialState):
     def activate(self, seat: int, h: PartyHero) -> Iterator[Decision]:
         """A hero becomes active: its abilities fire, then those of the treasure it carries."""
         h.active = True
+        self.dirty |= LIMITS
         self.use_deck["activated"][h.card][seat] += 1
         for e in self.model.deck[h.card].effects:
             yield from HANDLERS[e.kind](self, seat, e, h)
@@ -594,6 +614,7 @@ class HHState(SequentialState):
             for i, f in enumerate(self.faces):
                 if f == old and not self.locked[i]:
                     self.faces[i] = news[b]
+                    self.dirty |= DICE
                     break
 
     # ------------------------------------------------------------------ captures, stacks
@@ -605,12 +626,14 @@ class HHState(SequentialState):
         """Take the top monster off; close the line up if the stack is now empty."""
         mid = s.cards.pop()
         s.up = False
+        self.dirty |= HORDE
         if s not in self.opened:
             self.opened.append(s)
         if not s.cards:
             self.line.remove(s)
         if self.model.monsters[mid].level == 3:
             self.doom += 1
+            self.dirty |= TOKENS
             if self.doom >= self.model.doom_tokens:
                 self.final = True
         return mid
@@ -646,6 +669,7 @@ class HHState(SequentialState):
         b = yield self.ask(seat, "move-where", f"Where does {s.name} go?", names, spots)
         line.remove(s)
         line.insert(spots[b], s)
+        self.dirty |= HORDE
 
     # ------------------------------------------------------------------ 2B. attack
     def attack_step(self, seat: int) -> Iterator[Decision]:
@@ -738,6 +762,7 @@ class HHState(SequentialState):
                 t = idx[a]
                 counts[t] -= 1
                 self.pending_treasure = t
+                self.dirty |= TREASURES
                 actives = [h for h in self.parties[seat] if h.active]
                 keys, moves = self.party_choices(actives)
                 half = trs[t].half_names[level - 1]
@@ -745,6 +770,7 @@ class HHState(SequentialState):
                                    framed(f"Attach {half} to ", partial(self.hero_labels, keys), last=f"Discard {half}"),
                                    moves + [None])
                 self.pending_treasure = -1
+                self.dirty |= TREASURES
                 h = (moves + [None])[b]
                 if h is None:
                     self.treasure_discard.append(t)
@@ -755,6 +781,7 @@ class HHState(SequentialState):
                     self.use_tre[t][seat] += 1
         self.victory[seat].extend(self.set_aside)
         self.set_aside = []
+        self.dirty |= HORDE
 
     # ------------------------------------------------------------------ 3. horde phase
     def horde_phase(self, seat: int) -> Iterator[Decision]:
@@ -769,6 +796,7 @@ class HHState(SequentialState):
                 t = idx[a]
                 counts[t] -= 1
                 self.towns_won[seat].append(t)
+                self.dirty |= TOWNS
                 self.use_town[t][seat] += 1
                 for e in towns[t].effects:
                     yield from HANDLERS[e.kind](self, seat, e, None)
@@ -791,6 +819,7 @@ class HHState(SequentialState):
         self.in_roll = False
         self.faces, self.locked, self.kept = [], [], []
         self.steam = 0
+        self.dirty |= DICE | TOKENS
 
     # ------------------------------------------------------------------ scoring
     def score(self, seat: int) -> int:
@@ -842,8 +871,7 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> list[str]:
-        from engine.hordes_and_heroes.invariants import check
-        return check(self)
+        return check(self) if self.dirty else []   # unmarked: nothing they read changed since they held
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, seat: int) -> dict[str, Any]:

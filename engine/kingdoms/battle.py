@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.core.api import Decision
+from engine.kingdoms.areas import HORDES, MOVED, UNITS
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -143,6 +144,7 @@ class BattleMixin:
                     if v >= need_start and self.hits[sp] > 0:
                         self.hits[sp] -= 1
                         self.hit_free += 1
+                        self.dirty |= HORDES
             if self.hits[sp] <= 0:
                 yield from self._horde_beaten(sp, p, army_lost)
                 return
@@ -203,8 +205,10 @@ class BattleMixin:
                 kills[target] += 1
             # losses on both sides
             take = min(scored, self.hits[sp])
-            self.hits[sp] -= take
-            self.hit_free += take
+            if take:
+                self.hits[sp] -= take
+                self.hit_free += take
+                self.dirty |= HORDES
             lost = self.remove_units(p, sp, kills)
             destroyed += lost
             army_lost += kills["army"]
@@ -215,8 +219,10 @@ class BattleMixin:
             regen = m.rules["battle"]["undead-regeneration"]
             if destroyed and vs == ("humanoid", "undead", "monster").index(regen["horde-type"]):
                 add = self.from_supply("hit", self.hit_free, destroyed * int(regen["hits-per-unit-destroyed"]))
-                self.hits[sp] += add
-                self.hit_free -= add
+                if add:
+                    self.hits[sp] += add
+                    self.hit_free -= add
+                    self.dirty |= HORDES
                 self.stats["horde_regenerated"] += add
         if self.horde_seat >= 0:
             self.destroyed_by_hordes[p] += destroyed
@@ -228,6 +234,7 @@ class BattleMixin:
             if not k:
                 continue
             total += k
+            self.dirty |= UNITS | MOVED
             if u == "army":
                 self.arm[sp] -= k
                 self.n_arm[p] -= k
@@ -274,6 +281,7 @@ class BattleMixin:
         self.hits[sp] = 0
         self.horde[sp] = -1
         self.pool[h] = True
+        self.dirty |= HORDES
         if p >= 0:
             self.use_horde[h][p] += 1
             self.stats["hordes_destroyed"] += 1
@@ -349,8 +357,10 @@ class BattleMixin:
                 scored += 1
         self.stats["long_range_hits"] += scored
         take = min(scored, self.hits[sp])
-        self.hits[sp] -= take
-        self.hit_free += take
+        if take:
+            self.hits[sp] -= take
+            self.hit_free += take
+            self.dirty |= HORDES
         if self.hits[sp] <= 0:
             self.remove_horde(sp, p, True)
 
@@ -409,11 +419,13 @@ class BattleMixin:
             kills_a = min(kills_a, self.inv[sp])
             self.inv[sp] -= kills_a
             self.n_arm[a] -= kills_a
+            self.dirty |= UNITS
             self.lost_armies[a] += kills_a
             self.stats["armies_lost"] += kills_a
             if kills_a:
                 self.lost_fort[a] = True
             destroyed_def += self.remove_units(d, sp, kills)
+        self.dirty |= UNITS | MOVED
         if self.units_at(sp) == 0:
             self.owner[sp] = -1
             if self.inv[sp]:

@@ -1,16 +1,24 @@
-"""Invariants checked after every step in checked mode: nothing created or lost, limits held.
+"""Invariants checked after every step: nothing created or lost, limits held.
 
-Why in three parts, each remembered: checked play runs these after every action, and most actions
-(a die roll, a resource taken) leave the board alone. Each part is a pure function of a few of the
-state's lists (the pieces on the board; the hordes and hit counters; the players' chits and
-tokens), so a part whose lists equal those it last checked gives the same answer without walking
-the board again. Comparing lists is done in C and costs far less than the walk. The inputs
-include the supply rules (the model, the physical-supply flag), which never change in a game.
+Why this shape: every smoke game runs the check after every step, so it must cost little next to a
+step. The invariants fall into areas (areas.py), each a pure function of a few of the state's lists:
+the pieces on the board, the armies that moved, the hordes and hit counters, the players' chits and
+tokens. The rules mark each area they change (`KState.dirty`); a check tests only the marked areas
+and clears the marks once they hold, so a die roll that changes nothing the invariants read costs
+one test of an integer. Each quick test builds no message and answers true only when its area is
+sound; when one fails, the detailed walks name every problem, and the marks stay set so the next
+check tests again.
+
+Nothing is skipped as long as every change is marked: `unmarked` compares what each area reads
+before and after a step with the marks the step left, and the tests run it over many games.
 """
 from __future__ import annotations
 
+from itertools import compress
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
+
+from engine.kingdoms.areas import ALL, HORDES, MOVED, NAMES, PLAYERS, UNITS
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -18,58 +26,18 @@ if TYPE_CHECKING:
 _LIMITS = attrgetter("stack_limit", "settlements_per_space", "castles_per_space")
 
 
-class Memo:
-    """What each part last saw (copies of its inputs) and found. Shared by a state's clones,
-    which is safe: an answer is reused only for inputs equal to those it was found for."""
-
-    __slots__ = ("seen", "found", "units", "units_found", "layout", "where", "layout_ok", "counters",
-                 "hordes_found", "chits", "players_found")
-
-    def __init__(self) -> None:
-        self.seen: tuple = ()            # every part's inputs at the last check, and
-        self.found: list[str] = []       # what the parts found then
-        self.units: tuple = ()
-        self.units_found: list[str] = []
-        self.layout: tuple = ()          # (horde per space, pool): where the hordes are
-        self.where: list[int] = []       # the spaces holding a horde, for that layout
-        self.layout_ok = True            # no horde twice, none both on the board and in the pool
-        self.counters: tuple = ()        # (hit counters per space, free ones, supply rules)
-        self.hordes_found: list[str] = []
-        self.chits: tuple = ()
-        self.players_found: list[str] = []
-
-
 def check(st: "KState") -> list[str]:
-    memo: Memo = st.invariant_memo
-    units = _unit_inputs(st)
-    layout = (st.horde, st.pool)
-    counters = (st.hits, st.hit_free, st.limited, st.model)
-    chits = (st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, st.model)
-    if (units, layout, counters, chits) == memo.seen:      # most actions: nothing to look at again
-        return memo.found[:]
-    if units != memo.units:
-        memo.units_found = _units(st)
-        memo.units = _copy(units)
-    new_layout = layout != memo.layout
-    if new_layout:
-        memo.where, memo.layout_ok = _horde_layout(st)
-        memo.layout = (st.horde[:], st.pool[:])
-    if new_layout or counters != memo.counters:
-        memo.hordes_found = _hordes(st, memo.where, memo.layout_ok)
-        memo.counters = (st.hits[:],) + counters[1:]
-    if chits != memo.chits:
-        memo.players_found = _players(st)
-        memo.chits = _copy(chits)
-    memo.seen = (memo.units, memo.layout, memo.counters, memo.chits)
-    memo.found = memo.units_found + memo.hordes_found + memo.players_found
-    return memo.found[:]
+    """Every broken invariant of the state, named; [] when all hold. Tests the marked areas only.
 
-
-def _copy(key: tuple) -> tuple:
-    """A copy of a part's inputs that later changes to the state cannot reach (lists of lists,
-    the players' chits, are copied row by row)."""
-    return tuple((x[:] if not x or x[0].__class__ is not list else [row[:] for row in x])
-                 if x.__class__ is list else x for x in key)
+    A quick test that fails hands over to the walks that name each problem; the marks stay, so
+    the next check tests the same areas again."""
+    for test in _PLAN[st.dirty]:
+        if not test(st):
+            problems = _unit_problems(st) + _horde_problems(st) + _player_problems(st)
+            if problems:
+                return problems
+    st.dirty = 0
+    return []
 
 
 # ------------------------------------------------------------------ the pieces on the board
@@ -85,52 +53,46 @@ def _counts(*lists: list[int]) -> bool:
     return True
 
 
-def _unit_inputs(st: "KState") -> tuple:
-    return (st.owner, st.sett, st.cast, st.tower, st.arm, st.inv, st.moved, st.inv_owner, st.no_enter,
-            st.n_arm, st.n_set, st.n_cast, st.n_tow, st.castle_free, st.tower_free,
-            list(map(_LIMITS, st.mods)), st.limited, st.model)
+def _units_hold(st: "KState") -> bool:
+    """True exactly when `_unit_problems` finds nothing about the pieces (armies that moved aside).
 
-
-def _units(st: "KState") -> list[str]:
-    """No problem if the quick walk (owned spaces only do any work) passes; else the full walk
-    names each one."""
-    return [] if _units_ok(st) else _unit_problems(st)
-
-
-def _units_ok(st: "KState") -> bool:
-    """True exactly when `_unit_problems` finds nothing."""
-    sett, cast, tower, arm, inv = st.sett, st.cast, st.tower, st.arm, st.inv
-    if not _counts(sett, cast, tower, arm, inv, st.moved):
-        return False
+    Only owned spaces do any work: a space without an owner must hold no unit, which counting the
+    zeros of each list in C settles (the zeros outside the owned spaces must be all of them)."""
+    owner = st.owner
+    unowned = owner.count(-1)
+    sett, cast, tower, arm, inv, no_enter = st.sett, st.cast, st.tower, st.arm, st.inv, st.no_enter
     n = st.n
     limits = list(map(_LIMITS, st.mods))
     counts = [[0, 0, 0, 0] for _ in range(n)]      # armies, settlements, castles, towers
-    no_enter = st.no_enter
-    for sp, o in enumerate(st.owner):
+    zeros = [0, 0, 0, 0]                           # zeros in the owned spaces, per list
+    for sp, o in enumerate(owner):
         if o < 0:
             continue
+        if o >= n:
+            return False
         a, s, c, t = arm[sp], sett[sp], cast[sp], tower[sp]
         stack, per_space, castles = limits[o]
-        if a > stack or s > per_space or c > castles or (t and c) or no_enter[sp]:
+        if a < 0 or s < 0 or c < 0 or t < 0 or a > stack or s > per_space or c > castles or (t and c) \
+                or no_enter[sp]:
             return False
         row = counts[o]
         row[0] += a
         row[1] += s
         row[2] += c
         row[3] += t
-    # counts are not negative, so units in a space without an owner show as a board total
-    # above the owned spaces' total
-    owned = [sum(col) for col in zip(*counts)] if n else [0, 0, 0, 0]
-    if owned != [sum(arm), sum(sett), sum(cast), sum(tower)]:
+        zeros[0] += not a
+        zeros[1] += not s
+        zeros[2] += not c
+        zeros[3] += not t
+    if [arm.count(0), sett.count(0), cast.count(0), tower.count(0)] != [z + unowned for z in zeros]:
         return False
-    if any(inv):
-        owner, inv_owner = st.owner, st.inv_owner
-        for sp, k in enumerate(inv):
-            if k:
-                io = inv_owner[sp]
-                if io < 0 or io == owner[sp] or k > limits[io][0]:
-                    return False
-                counts[io][0] += k
+    if inv.count(0) != len(inv):
+        owner_of, inv_owner = owner, st.inv_owner
+        for sp in compress(_spaces(inv), inv):
+            k, io = inv[sp], inv_owner[sp]
+            if k < 0 or io < 0 or io >= n or io == owner_of[sp] or k > limits[io][0]:
+                return False
+            counts[io][0] += k
     m = st.model
     lim = st.limited
     colour_army, colour_sett = m.colour_supply["army"], m.colour_supply["settlement"]
@@ -139,8 +101,25 @@ def _units_ok(st: "KState") -> bool:
         if row != [st.n_arm[p], st.n_set[p], st.n_cast[p], st.n_tow[p]] \
                 or (lim and (row[0] > colour_army or row[1] > colour_sett)):
             return False
-    return (sum(cast) + st.castle_free == m.supply["castle"] and sum(tower) + st.tower_free == m.supply["tower"]
+    return (sum(row[2] for row in counts) + st.castle_free == m.supply["castle"]
+            and sum(row[3] for row in counts) + st.tower_free == m.supply["tower"]
             and not (lim and (st.castle_free < 0 or st.tower_free < 0)))
+
+
+_RANGES: dict[int, range] = {}
+
+
+def _spaces(values: list) -> range:
+    """The space indices of a board-sized list (a range made once per board size)."""
+    got = _RANGES.get(len(values))
+    if got is None:
+        got = _RANGES[len(values)] = range(len(values))
+    return got
+
+
+def _moved_hold(st: "KState") -> bool:
+    """No negative count of armies that moved."""
+    return _counts(st.moved)
 
 
 def _unit_problems(st: "KState") -> list[str]:
@@ -197,30 +176,25 @@ def _unit_problems(st: "KState") -> list[str]:
 
 
 # ------------------------------------------------------------------ hordes and hit counters
-def _horde_layout(st: "KState") -> tuple[list[int], bool]:
-    """The spaces holding a horde, and whether no horde is there twice or also in the pool."""
-    where = [sp for sp, h in enumerate(st.horde) if h >= 0]
-    on = [st.horde[sp] for sp in where]
+def _hordes_hold(st: "KState") -> bool:
+    """True exactly when `_horde_problems` finds nothing. The spaces with hit counters must be
+    the spaces with a horde: every other space holds no counter (so only the few spaces with one
+    are read) and no horde (all the others hold -1); the hordes there are each on the board once,
+    not in the pool, with at least one counter; the counters add up with the free ones."""
+    horde, hits = st.horde, st.hits
+    where = list(compress(_spaces(hits), hits))
+    if horde.count(-1) != len(hits) - len(where):
+        return False
     pool = st.pool
-    return where, len(set(on)) == len(on) and not any(pool[h] for h in on)
-
-
-def _hordes(st: "KState", where: list[int], layout_ok: bool) -> list[str]:
-    """No problem if the quick test passes: it passes exactly when the detailed walk finds
-    nothing (counts are not negative, so hit counters summing to the hordes' own sit only on
-    hordes); else the detailed walk names each problem."""
-    hits = st.hits
-    total = sum(hits)
+    seen = set()
     on_board = 0
     for sp in where:
-        x = hits[sp]
-        if x < 1:
-            return _horde_problems(st)
+        h, x = horde[sp], hits[sp]
+        if h < 0 or x < 1 or pool[h] or h in seen:
+            return False
+        seen.add(h)
         on_board += x
-    if layout_ok and on_board == total and _counts(hits) and total + st.hit_free == st.model.supply["hit"] \
-            and not (st.limited and st.hit_free < 0):
-        return []
-    return _horde_problems(st)
+    return on_board + st.hit_free == st.model.supply["hit"] and not (st.limited and st.hit_free < 0)
 
 
 def _horde_problems(st: "KState") -> list[str]:
@@ -248,18 +222,42 @@ def _horde_problems(st: "KState") -> list[str]:
 
 
 # ------------------------------------------------------------------ chits and tokens
-def _players(st: "KState") -> list[str]:
-    """No problem if the quick test in C passes; else the detailed one names each."""
+def _players_hold(st: "KState") -> bool:
+    """True exactly when `_player_problems` finds nothing."""
     m = st.model
     lim = st.limited
     chits = m.cache.get("chit-supply")
     if chits is None:
         chits = m.cache["chit-supply"] = [m.supply.get("chit-" + name, 40) for name in m.resources]
-    if min(map(min, st.res)) >= 0 and min(st.vt) >= 0 and not any(st.cap_broken) \
-            and sum(st.vt) + st.vt_free == m.supply["victory"] and not (lim and st.vt_free < 0) \
-            and list(map(sum, zip(*st.res, st.chit_free))) == chits and not (lim and min(st.chit_free) < 0):
-        return []
-    return _player_problems(st)
+    return min(map(min, st.res)) >= 0 and min(st.vt) >= 0 and not any(st.cap_broken) \
+        and sum(st.vt) + st.vt_free == m.supply["victory"] and not (lim and st.vt_free < 0) \
+        and list(map(sum, zip(*st.res, st.chit_free))) == chits and not (lim and min(st.chit_free) < 0)
+
+
+_TESTS: tuple[tuple[int, Callable[["KState"], bool]], ...] = (
+    (MOVED, _moved_hold), (HORDES, _hordes_hold), (PLAYERS, _players_hold), (UNITS, _units_hold))
+# the tests to run for each value of `KState.dirty`, so a check loops over marked areas only
+_PLAN: list[tuple[Callable[["KState"], bool], ...]] = [
+    tuple(test for bit, test in _TESTS if marks & bit) for marks in range(ALL + 1)]
+
+
+def inputs(st: "KState") -> dict[int, str]:
+    """What each area's invariants read, written out (a copy): for `unmarked`."""
+    return {
+        UNITS: repr((st.owner, st.sett, st.cast, st.tower, st.arm, st.inv, st.inv_owner, st.no_enter, st.n_arm,
+                     st.n_set, st.n_cast, st.n_tow, st.castle_free, st.tower_free, list(map(_LIMITS, st.mods)),
+                     st.limited, id(st.model))),
+        MOVED: repr(st.moved),
+        HORDES: repr((st.horde, st.pool, st.hits, st.hit_free, st.limited, id(st.model))),
+        PLAYERS: repr((st.res, st.vt, st.vt_free, st.chit_free, st.cap_broken, st.limited, id(st.model))),
+    }
+
+
+def unmarked(before: dict[int, str], st: "KState") -> list[str]:
+    """The areas whose contents differ from `before` (taken by `inputs`) although the state does
+    not mark them changed: changes a check would miss."""
+    now = inputs(st)
+    return [NAMES[bit] for bit, value in now.items() if value != before[bit] and not st.dirty & bit]
 
 
 def _player_problems(st: "KState") -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from engine.core.api import Decision
+from engine.kingdoms.areas import HORDES, MOVED, PLAYERS, UNITS
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -34,6 +35,7 @@ class RoundMixin:
             k = yield self.chance("Draw a horde counter", len(left), lambda left=left: [m.hordes[i].name for i in left])
             drawn.append(left[k])
             self.pool[left[k]] = False
+            self.dirty |= HORDES
         if not drawn:
             return -1
         pick = drawn[0]
@@ -44,6 +46,7 @@ class RoundMixin:
         for i in drawn:
             if i != pick:
                 self.pool[i] = True
+        self.dirty |= HORDES
         return pick
 
     def roll_space(self: "KState") -> Gen:
@@ -56,6 +59,7 @@ class RoundMixin:
 
     def place_horde(self: "KState", h: int, sp: int) -> bool:
         hits = self.from_supply("hit", self.hit_free, self.model.hordes[h].hits + self.spawn_hits[sp])
+        self.dirty |= HORDES
         if hits <= 0:
             self.pool[h] = True
             return False
@@ -74,6 +78,7 @@ class RoundMixin:
         sp = yield from self.roll_space()
         if sp < 0 or self.owner[sp] >= 0 or self.inv[sp] or self.horde[sp] >= 0 or self.no_spawn[sp]:
             self.pool[h] = True
+            self.dirty |= HORDES
             self.stats["spawns_blocked"] += 1
             return
         self.place_horde(h, sp)
@@ -139,6 +144,7 @@ class RoundMixin:
     def move_horde_to(self: "KState", sp: int, dst: int) -> None:
         self.horde[dst], self.hits[dst] = self.horde[sp], self.hits[sp]
         self.horde[sp], self.hits[sp] = -1, 0
+        self.dirty |= HORDES
 
     def horde_order(self: "KState") -> Gen:
         """Hordes by fewest hit counters; equal ones in a random order (the d10 roll-off)."""
@@ -233,6 +239,7 @@ class RoundMixin:
                     self.note_use(p, a)
                     self.move_armies(p, sp, d, self.arm[sp])
                     self.moved[d] = 0
+                    self.dirty |= MOVED
 
     def controls(self: "KState") -> Gen:
         lab = self.board.labels
@@ -312,6 +319,7 @@ class RoundMixin:
             self.out[p] = True
             return
         self.stats["restarts"] += 1
+        self.dirty |= UNITS | MOVED | PLAYERS
         for s in range(len(self.owner)):
             if self.owner[s] == p:
                 self.castle_free += self.cast[s]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.core.api import CHANCE, Decision
+from engine.kingdoms.areas import HORDES
 from engine.kingdoms.model import Tile
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ def starting_horde(st: "KState") -> Gen:
     legal = [s for s in range(st.board.size) if horde_start_ok(st, s)]
     if not legal:
         st.pool[h] = True
+        st.dirty |= HORDES
         return
     k = yield st.chance("Place the starting horde", len(legal), st.space_names(legal))
     st.place_horde(h, legal[k])
@@ -167,8 +169,10 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
         hits = int(h.get("hits", m.hordes[hi].hits))
         st.hits[sp] = hits
         st.hit_free -= hits
+        st.dirty |= HORDES
     for hid in setup.get("out_of_pool") or []:
         st.pool[m.horde_index[hid]] = False
+    st.dirty |= HORDES
     st.order = [int(x) for x in setup.get("order", st.kseats)]
     st.round = int(setup.get("round", 1))
     start = str(setup.get("start", "turn"))

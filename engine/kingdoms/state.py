@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 from engine.core.api import CHANCE, Decision, GameResult
 from engine.core.sequential import SequentialState
 from engine.kingdoms import invariants
+from engine.kingdoms.areas import ALL, MOVED, PLAYERS, UNITS
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
 from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
@@ -157,14 +158,14 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.dkind = ""
         self.moves: list = []
         self._rolls: dict[str, Decision] = {}
-        self.invariant_memo = invariants.Memo()
+        self.dirty = ALL    # areas changed since the invariants last held (areas.py)
         super().__init__()
 
     # Shared by clones instead of copied at each checkpoint: caches, and the board's fixed
     # properties, which setup writes (tiles and their standing effects) before the first
     # checkpoint and nothing changes afterwards.
     SHARED = SequentialState.SHARED | {
-        "_rolls", "invariant_memo", "target_rank", "board", "variants", "kseats", "horde_seg", "raid_rules",
+        "_rolls", "target_rank", "board", "variants", "kseats", "horde_seg", "raid_rules",
         "tile", "adv", "space_mods", "space_horde", "spawn_hits", "no_enter", "no_build", "no_spawn",
         "stop_here", "plains_army", "plains_horde", "horde_rules"}
 
@@ -236,11 +237,13 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         if n > 0:
             self.res[p][r] += n
             self.chit_free[r] -= n
+            self.dirty |= PLAYERS
         return max(n, 0)
 
     def spend(self, p: int, r: int, n: int) -> None:
         self.res[p][r] -= n
         self.chit_free[r] += n
+        self.dirty |= PLAYERS
 
     def can_pay(self, p: int, cost: tuple[int, ...] | list[int]) -> bool:
         res = self.res[p]
@@ -251,6 +254,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
 
     def pay(self, p: int, cost: tuple[int, ...] | list[int], to: int = -1) -> None:
         res = self.res[p]
+        self.dirty |= PLAYERS
         for i, c in enumerate(cost):
             if c:
                 res[i] -= c
@@ -263,6 +267,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         n = self.from_supply("victory", self.vt_free, n)
         self.vt[p] += n
         self.vt_free -= n
+        self.dirty |= PLAYERS
 
     def cost_of(self, p: int, structure: str) -> tuple[int, ...]:
         return self.mods[p].costs[structure]
@@ -304,7 +309,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.use_picked[ai][p] += 1
         if self.model.abilities[ai].timing in ("permanent", "any-time"):
             self.use_used[ai][p] += 1      # a standing bonus is in use as long as it is held
-        add_ability(self, self.mods[p], ai)
+        mods = self.mods[p]
+        limits = (mods.stack_limit, mods.settlements_per_space, mods.castles_per_space)
+        add_ability(self, mods, ai)
+        if limits != (mods.stack_limit, mods.settlements_per_space, mods.castles_per_space):
+            self.dirty |= UNITS     # the unit limits per space are part of what the invariants read
 
     def pick_ability(self, p: int, prompt: str) -> Iterator[Decision]:
         left = [i for i, held in enumerate(self.has[p]) if not held]
@@ -384,6 +393,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         if self.owner[sp] >= 0 and not (self.sett[sp] or self.cast[sp] or self.tower[sp] or self.arm[sp]):
             self.owner[sp] = -1
             self.moved[sp] = 0
+            self.dirty |= UNITS | MOVED
 
     def apply_tiles(self) -> None:
         """Tiles' standing effects onto their spaces (once the tiles are down)."""
@@ -391,6 +401,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             if t >= 0:
                 for e in self.model.advanced[t].effects:
                     HANDLERS[e.kind].tile(self, sp, e)
+        self.dirty |= UNITS    # spaces nothing may enter
 
     def horde_mods(self, sp: int) -> tuple[int, int]:
         """(attack bonus, defense) of the horde in `sp`, standing rules and tile included."""
@@ -495,7 +506,7 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         return GameResult(scores, winners, self.end_reason or "unfinished", self.round, usage, stats)
 
     def check_invariants(self) -> list[str]:
-        return invariants.check(self)
+        return invariants.check(self) if self.dirty else []   # unmarked: nothing they read changed
 
     def fingerprint(self) -> Any:
         return (tuple(self.actions), tuple(self.owner), tuple(self.sett), tuple(self.cast), tuple(self.arm),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from engine.core.api import Decision
+from engine.kingdoms.areas import MOVED, PLAYERS, UNITS
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -45,6 +46,7 @@ class TurnMixin:
 
     def start_turn(self: "KState", p: int) -> None:
         self.moved = [0] * len(self.moved)
+        self.dirty |= MOVED
         self.trained = [0] * len(self.trained)
         self.stack_marks.clear()
         self.fought = []
@@ -52,6 +54,7 @@ class TurnMixin:
     def end_turn(self: "KState", p: int) -> None:
         self.stack_bonus = [b for b in self.stack_bonus if b[2] != "this-turn"]
         self.moved = [0] * len(self.moved)
+        self.dirty |= MOVED
 
     # ------------------------------------------------------------------ event and resources
     def step_event(self: "KState", p: int, ph: dict) -> Gen:
@@ -199,6 +202,7 @@ class TurnMixin:
             if mv[0] == "give":
                 self.res[p][mv[2]] -= 1
                 self.res[mv[1]][mv[2]] += 1
+                self.dirty |= PLAYERS
                 continue
             _, o, r, w = mv
             offered.add((o, r, w))
@@ -209,6 +213,7 @@ class TurnMixin:
                 self.res[o][r] += 1
                 self.res[o][w] -= 1
                 self.res[p][w] += 1
+                self.dirty |= PLAYERS
                 self.stats["trades"] += 1
 
     # ------------------------------------------------------------------ building
@@ -316,6 +321,7 @@ class TurnMixin:
 
     def add_unit(self: "KState", p: int, sp: int, unit: str, n: int = 1) -> None:
         self.owner[sp] = p
+        self.dirty |= UNITS
         if unit == "army":
             n = self.from_supply("army", self.model.colour_supply["army"] - self.n_arm[p], n)
             self.arm[sp] += n
@@ -481,6 +487,7 @@ class TurnMixin:
         return [sp for sp in self.own_army_spaces(p) if self.arm[sp] > self.moved[sp]]
 
     def move_armies(self: "KState", p: int, src: int, dst: int, n: int) -> None:
+        self.dirty |= UNITS | MOVED
         self.arm[src] -= n
         self.n_arm[p] -= n
         self.moved[src] = min(self.moved[src], self.arm[src])
@@ -546,6 +553,7 @@ class TurnMixin:
         if piece == "settlement":
             self.sett[sp] -= 1
             self.n_set[p] -= 1
+            self.dirty |= UNITS
             self.tidy(sp)
             self.add_unit(p, d, "settlement")
         else:
@@ -682,6 +690,7 @@ class TurnMixin:
             self.stats["resources_discarded"] += 1
         if sum(self.res[p]) > cap:
             self.cap_broken[p] = True
+            self.dirty |= PLAYERS
 
 
 STEPS: dict[str, Callable[..., Gen]] = {
