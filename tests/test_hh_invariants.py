@@ -225,3 +225,26 @@ def test_a_rule_that_loses_a_card_is_caught_at_the_step_it_does_so(monkeypatch: 
     assert first and rec.error is not None
     assert rec.error.startswith(f"step {first[0]}: AssertionError: invariant broken:"), rec.error
     assert "copies in play, expected" in rec.error
+
+
+def test_a_checked_game_catches_a_change_the_rules_forgot_to_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A faulty rule that loses a card and leaves no mark slips past the quick check, which tests
+    only marked areas; a checked game (one smoke game in 20, or --check) tests every area after
+    every step and fails at that very step."""
+    real = HHState.discard_hero
+    first: list[int] = []
+
+    def loses_the_hero_unmarked(self: HHState, seat: int, h: PartyHero) -> None:
+        real(self, seat, h)
+        self.discard_counts[h.card] -= 1
+        self.discard_size -= 1
+        self.dirty &= ~CARDS  # the change is left unmarked
+        first.append(len(self.actions))
+
+    monkeypatch.setattr(HHState, "discard_hero", loses_the_hero_unmarked)
+    quick = play_game(SPEC, model(), 4, derive_seed(21, 0), ["heuristic"], invariants=True)
+    at_quick, first[:] = list(first), []
+    checked = play_game(SPEC, model(), 4, derive_seed(21, 0), ["heuristic"], check=True)
+    assert first and at_quick and first[0] == at_quick[0]
+    assert checked.error is not None and checked.error.startswith(f"step {first[0]}: AssertionError: invariant broken:")
+    assert quick.error is None or not quick.error.startswith(f"step {first[0]}:")

@@ -114,6 +114,17 @@ class State(Protocol):
     def clone(self) -> "State": ...
 
 
+def check_all_invariants(state: State) -> list[str]:
+    """Every invariant, whatever the rules noted as changed.
+
+    A game may check after a step only what its rules marked as changed (`check_invariants`);
+    such a game also offers `check_all_invariants()`, which tests everything, so that checked
+    play still catches a rule that changed something without marking it. Other games check
+    everything every time already."""
+    full = getattr(state, "check_all_invariants", None)
+    return full() if full is not None else state.check_invariants()
+
+
 @dataclass(frozen=True)
 class ContentProblem:
     """A game's own content rule broken (see `GameSpec.check_content`): the component kind, the

@@ -873,6 +873,11 @@ class HHState(SequentialState):
     def check_invariants(self) -> list[str]:
         return check(self) if self.dirty else []   # unmarked: nothing they read changed since they held
 
+    def check_all_invariants(self) -> list[str]:
+        """Every area, marked or not: checked games catch a change the rules forgot to mark."""
+        self.dirty = ALL
+        return check(self)
+
     # ------------------------------------------------------------------ hidden information
     def observation(self, seat: int) -> dict[str, Any]:
         return hidden.observation(self, seat)

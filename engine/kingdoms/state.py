@@ -508,6 +508,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
     def check_invariants(self) -> list[str]:
         return invariants.check(self) if self.dirty else []   # unmarked: nothing they read changed
 
+    def check_all_invariants(self) -> list[str]:
+        """Every area, marked or not: checked games catch a change the rules forgot to mark."""
+        self.dirty = ALL
+        return invariants.check(self)
+
     def fingerprint(self) -> Any:
         return (tuple(self.actions), tuple(self.owner), tuple(self.sett), tuple(self.cast), tuple(self.arm),
                 tuple(self.horde), tuple(self.hits), tuple(tuple(r) for r in self.res), tuple(self.vt))
