@@ -91,7 +91,8 @@ def _one(args: tuple) -> tuple[float, float, dict, int]:
     took = time.perf_counter() - start
     if rec.error or rec.result is None:
         return 0.0, took, {}, 1
-    win = (seat in rec.result.winners) / len(rec.result.winners)
+    winners = rec.result.winners
+    win = (seat in winners) / len(winners) if winners else 0.0  # a game nobody wins is no win (a shared win is half)
     used: dict[str, list[int]] = {}
     for comp, events in rec.result.usage.items():
         for event, counts in events.items():
