@@ -149,18 +149,20 @@ def test_shrinking_skips_only_sizes_at_which_the_text_cannot_fit(game: str, monk
     assert skipped > 20  # the big sizes were shrunk
 
 
-def _layout_error(tmp_path: Path, old: str, new: str) -> tuple[Any, int]:
+def _printed_with(tmp_path: Path, file: str, old: str, new: str) -> tuple[Any, int]:
+    """Print a copy of Hordes & Heroes whose templates/`file` has `old` replaced by `new`; the
+    CLI's result and the first line that changed."""
     from conftest import run_cli
 
     game = tmp_path / "hordes-and-heroes"
     shutil.copytree(CONTENT / "hordes-and-heroes", game)
     shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
-    layouts = game / "templates" / "layouts.yaml"
-    text = layouts.read_text()
+    path = game / "templates" / file
+    text = path.read_text()
     assert old in text
     changed = text.replace(old, new, 1)
     line = next(i for i, (a, b) in enumerate(zip(text.splitlines(), changed.splitlines()), start=1) if a != b)
-    layouts.write_text(changed)
+    path.write_text(changed)
     return run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf")), line
 
 
@@ -174,7 +176,7 @@ def _layout_error(tmp_path: Path, old: str, new: str) -> tuple[Any, int]:
 ])
 def test_an_impossible_size_in_a_layout_is_an_error_at_its_line(tmp_path: Path, old: str, new: str, message: str) -> None:
     """A text size of a billion points used to make printing shrink it a quarter point at a time, for hours."""
-    proc, line = _layout_error(tmp_path, old, new)
+    proc, line = _printed_with(tmp_path, "layouts.yaml", old, new)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert re.search(rf"layouts\.yaml:{line}:\d+: error HK404: {re.escape(message)}", proc.stdout), proc.stdout
     assert "Traceback" not in proc.stderr and not (tmp_path / "x.pdf").exists()
@@ -187,16 +189,6 @@ def test_an_impossible_size_in_a_layout_is_an_error_at_its_line(tmp_path: Path, 
 ])
 def test_an_icon_stroke_or_text_bigger_than_its_box_is_an_error_at_its_line(tmp_path: Path, old: str, new: str,
                                                                             message: str) -> None:
-    from conftest import run_cli
-
-    game = tmp_path / "hordes-and-heroes"
-    shutil.copytree(CONTENT / "hordes-and-heroes", game)
-    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
-    icons = game / "templates" / "icons.yaml"
-    text = icons.read_text()
-    assert old in text
-    line = text[:text.index(old)].count("\n") + 1
-    icons.write_text(text.replace(old, new, 1))
-    proc = run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf"))
+    proc, line = _printed_with(tmp_path, "icons.yaml", old, new)
     assert proc.returncode == 1, proc.stdout
     assert re.search(rf"templates/icons\.yaml:{line}:\d+: error HK410: .*{re.escape(message)}", proc.stdout), proc.stdout
