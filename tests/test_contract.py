@@ -64,6 +64,16 @@ def test_every_game_has_the_random_and_search_bots(game: str) -> None:
     assert spec.choice_events, "the report needs to know which usage events are choices"
 
 
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_game_with_a_heuristic_lends_it_to_the_search_bot(game: str) -> None:
+    """With dozens of options per decision, a uniform prior and random playouts leave a small
+    search budget playing close to random (Fantasy Draft's search bot won 9 of 20 games against
+    random bots that way, 20 of 20 with the heuristic as its playout policy)."""
+    spec, _ = loaded(game)
+    if "heuristic" in spec.bots:
+        assert spec.playout_bot == "heuristic"
+
+
 # ---------------------------------------------------------------- cheap clones
 @pytest.mark.parametrize("game", SHIPPED)
 def test_a_clone_anywhere_in_the_game_has_the_same_future(game: str) -> None:

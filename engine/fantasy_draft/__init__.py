@@ -36,6 +36,7 @@ SPEC = GameSpec(
     information="imperfect",
     simultaneous=True,
     evaluate=evaluate,
+    playout_bot="heuristic",
     check_content=content_problems,
     scenario_state=scenario_state,
     probe=probe,
