@@ -18,6 +18,7 @@ from itertools import chain, compress
 from operator import add, and_, attrgetter, sub
 from typing import TYPE_CHECKING, Any, Callable
 
+from engine.core.marks import unmarked_areas
 from engine.hordes_and_heroes.areas import (ALL, CARDS, DICE, HIDDEN_L1, HIDDEN_L2, HORDE, LIMITS, NAMES, TOKENS,
                                             TOWNS, TREASURES)
 
@@ -246,8 +247,7 @@ def inputs(st: "HHState") -> dict[int, str]:
 def unmarked(before: dict[int, str], st: "HHState") -> list[str]:
     """The areas whose contents differ from `before` (taken by `inputs`) although the state does
     not mark them changed: changes a check would miss."""
-    now = inputs(st)
-    return [NAMES[bit] for bit, value in now.items() if value != before[bit] and not st.dirty & bit]
+    return unmarked_areas(before, inputs(st), st.dirty, NAMES)
 
 
 def _problems(st: "HHState") -> list[str]:

@@ -18,6 +18,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
+from engine.core.marks import unmarked_areas
 from engine.kingdoms.areas import ALL, HORDES, MOVED, NAMES, PLAYERS, UNITS
 
 if TYPE_CHECKING:
@@ -256,8 +257,7 @@ def inputs(st: "KState") -> dict[int, str]:
 def unmarked(before: dict[int, str], st: "KState") -> list[str]:
     """The areas whose contents differ from `before` (taken by `inputs`) although the state does
     not mark them changed: changes a check would miss."""
-    now = inputs(st)
-    return [NAMES[bit] for bit, value in now.items() if value != before[bit] and not st.dirty & bit]
+    return unmarked_areas(before, inputs(st), st.dirty, NAMES)
 
 
 def _player_problems(st: "KState") -> list[str]:
