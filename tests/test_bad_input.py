@@ -98,3 +98,12 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run_cli("validate", str(tmp_path / "nowhere")).returncode == 2
     assert run_cli("validate", str(tmp_path)).returncode == 2  # a folder without games
     assert run_cli("validate", "--format", "xml").returncode == 2
+
+
+def test_validate_takes_a_game_id_like_every_other_command(tmp_path: Path) -> None:
+    """`hordekit pnp kingdoms` works, so `hordekit validate kingdoms` must too; a near miss is a
+    usage error that suggests the id."""
+    ok = run_cli("validate", "kingdoms")
+    assert ok.returncode == 0 and "kingdoms: ok" in ok.stdout, ok.stdout + ok.stderr
+    miss = run_cli("validate", "kingdom")
+    assert miss.returncode == 2 and "did you mean `kingdoms`" in miss.stderr, miss.stderr

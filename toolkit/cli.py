@@ -72,8 +72,8 @@ def _game_dirs(paths: list[Path] | None, shipped: bool = False) -> tuple[list[Pa
 
 
 PathsArg = Annotated[Optional[list[Path]], typer.Argument(
-    metavar="PATH", help="Game folders, folders of games, or single content files. Default: the game here "
-                         "(./game.yaml) or the games under ./content.")]
+    metavar="PATH", help="Game folders, folders of games, single content files, or game ids (as pnp takes). "
+                         "Default: the game here (./game.yaml) or the games under ./content.")]
 ShippedOpt = Annotated[bool, typer.Option("--shipped", help=SHIPPED_HELP)]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="How to print results: text for people, "
                                                   "json for scripts, github for CI annotations.")]

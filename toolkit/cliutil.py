@@ -69,10 +69,8 @@ def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
             usage_error("give game folders or --shipped, not both")
         return [data_dir("content")]
     if paths:
-        for p in paths:
-            if not p.exists():
-                usage_error(f"no such file or folder: {p}")
-        return list(paths)
+        # a name that is no file or folder may be a game id, as every other command takes
+        return [p if p.exists() else game_folder(str(p)) for p in paths]
     here = Path(".")
     if (here / MANIFEST).is_file():
         return [here]
