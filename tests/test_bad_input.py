@@ -107,3 +107,34 @@ def test_validate_takes_a_game_id_like_every_other_command(tmp_path: Path) -> No
     assert ok.returncode == 0 and "kingdoms: ok" in ok.stdout, ok.stdout + ok.stderr
     miss = run_cli("validate", "kingdom")
     assert miss.returncode == 2 and "did you mean `kingdoms`" in miss.stderr, miss.stderr
+
+
+def _new_game_with(tmp_path: Path, old: str, new: str) -> tuple[Path, list[dict]]:
+    """A game made by `hordekit new`, one line of its cards changed, validated as JSON."""
+    assert run_cli("new", "trail", cwd=tmp_path).returncode == 0
+    cards = tmp_path / "content" / "trail" / "cards.yaml"
+    text = cards.read_text()
+    assert old in text
+    cards.write_text(text.replace(old, new, 1))
+    proc = run_cli("validate", str(cards.parent), "--format", "json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    return cards, json.loads(proc.stdout)
+
+
+def test_an_overlong_value_is_measured_not_quoted_whole(tmp_path: Path) -> None:
+    """A name pasted 5,000 characters long: the error gives its length and the limit, and quotes
+    only its start, so the terminal and a CI log stay readable."""
+    cards, diags = _new_game_with(tmp_path, "name: Stride", "name: " + "Stride" * 1000)
+    (d,) = [d for d in diags if d["code"] == "HK108"]
+    assert (Path(d["file"]).name, d["line"], d["col"]) == ("cards.yaml", 6, 11)
+    assert "has 6,000 characters; at most" in d["message"]
+    assert len(d["message"]) < 200
+    proc = run_cli("validate", str(cards.parent))
+    assert "Stride" * 20 not in proc.stdout
+    assert max(len(line) for line in proc.stdout.splitlines()) < 250
+
+
+def test_an_empty_name_is_called_empty(tmp_path: Path) -> None:
+    _, diags = _new_game_with(tmp_path, "name: Stride", 'name: ""')
+    (d,) = [d for d in diags if d["code"] == "HK108"]
+    assert d["line"] == 6 and "the text is empty; at least 1 character" in d["message"]

@@ -368,10 +368,45 @@ class SchemaChecker:
         if kind == "x-ref":
             msg, _, hint = err.message.partition("; ")
             return [at("HK202", msg + _in(where), hint=hint)]
-        if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
-                    "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "propertyNames"):
-            return [at("HK108", f"{err.message}{_in(where)}", hint=_describe(err.schema))]
-        return [at("HK100", f"{err.message}{_in(where)}")]
+        if kind in _LIMIT_WORDS:
+            return [at("HK108", f"{_limit_message(kind, inst, err.validator_value, err.message)}{_in(where)}",
+                       hint=_describe(err.schema))]
+        return [at("HK100", f"{_shorten(err.message)}{_in(where)}")]
+
+
+# How a value breaks a limit, in the designer's words. jsonschema's own messages quote the whole
+# value: a 200,000-character name or a list of 10,000 entries would fill the terminal.
+_LIMIT_WORDS = {
+    "minimum": "is less than the minimum of", "maximum": "is greater than the maximum of",
+    "exclusiveMinimum": "must be greater than", "exclusiveMaximum": "must be less than",
+    "minLength": "characters; at least", "maxLength": "characters; at most",
+    "minItems": "entries; at least", "maxItems": "entries; at most",
+    "minProperties": "keys; at least", "uniqueItems": "", "propertyNames": "",
+}
+
+
+def _limit_message(kind: str, inst: Any, limit: Any, fallback: str) -> str:
+    words = _LIMIT_WORDS[kind]
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"{_shorten(repr(inst))} {words} {limit!r}"
+    if kind in ("minLength", "maxLength") and isinstance(inst, str):
+        if not inst:
+            return f"the text is empty; at least {limit} character{'s' if limit != 1 else ''}"
+        return f"{_show(inst)} has {len(inst):,} {words} {limit}"
+    if kind in ("minItems", "maxItems", "minProperties") and isinstance(inst, (list, dict)):
+        return f"{len(inst):,} {words} {limit}"
+    if kind == "uniqueItems" and isinstance(inst, list):
+        seen: list[Any] = []
+        for value in inst:
+            if value in seen:
+                return f"{_show(value)} is listed more than once"
+            seen.append(value)
+    return _shorten(fallback)
+
+
+def _shorten(text: str, most: int = 200) -> str:
+    """A message cut to `most` characters, saying how long it was."""
+    return text if len(text) <= most else f"{text[:most - 40]}... ({len(text):,} characters in all)"
 
 
 def _in(where: str) -> str:
