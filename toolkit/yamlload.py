@@ -431,6 +431,19 @@ def load_bytes(raw: bytes) -> LoadedYaml:
             "HK010", f"aliases expand this file to more than {MAX_EXPANDED_NODES:,} values",
             _mark(exc.mark), "an alias-expansion ('billion laughs') document is refused; write values out"))
     except Exception as exc:  # the YAML library's syntax errors
+        character, position = getattr(exc, "character", None), getattr(exc, "position", None)
+        if isinstance(character, int) and isinstance(position, int):
+            # the reader refuses a character before parsing starts: no mark, only an offset (in
+            # bytes from libyaml, in characters from the pure parser), so find the character itself
+            found = text.find(chr(character))
+            position = found if found >= 0 else min(position, len(text))
+            line = text.count("\n", 0, position) + 1
+            col = position - (text.rfind("\n", 0, position) + 1) + 1
+            out.data = None
+            out.problems.append(YamlProblem(
+                "HK002", f"file contains an invisible control character (U+{character:04X})", Pos(line, col),
+                "delete it (editors often show it as a box or ^G); tabs and line breaks are fine"))
+            return out
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         context = getattr(exc, "context", None)
