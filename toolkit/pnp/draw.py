@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.diagnostics import Diagnostic, error, warning
 from toolkit.pnp import richtext
-from toolkit.pnp.fonts import font_name
+from toolkit.pnp.fonts import font_name, unprintable
 from toolkit.pnp.glyphs import IconSet
 from toolkit.pnp.layoutfile import Box, Design
 from toolkit.pnp.templating import Templates, TemplateProblem, Where
@@ -216,6 +216,8 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
           target: Target, data: Any, index: int) -> None:
     rendered = env.templates.render(str(box.props.get("text", "")), box.where.get("text") or _nowhere(target), ctx)
+    if not rendered.isascii():
+        _check_glyphs(env, box, rendered, target, index)
     if c is None:
         size = _one_line_size(env, box, rendered, w, h)
         if size is not None:  # checking only: plain text on one line at the box's own size
@@ -301,6 +303,22 @@ def _too_small(env: DrawEnv, target: Target, box: Box, index: int, size: float) 
             "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt",
             target.file, target.line, target.col,
             "give the box more room or shorter text, or raise its size and min-size in layouts.yaml"))
+
+
+def _check_glyphs(env: DrawEnv, box: Box, rendered: str, target: Target, index: int) -> None:
+    """Characters the box's font has no glyph for print as empty boxes (HK413), once per piece and box."""
+    d = env.defaults
+    missing = unprintable(rendered, font_name(str(box.props.get("font", d.get("font", "regular")))))
+    if not missing:
+        return
+    name = box.props.get("name") or f"box {index + 1} ({box.type})"
+    shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" if ch.isprintable() else f"U+{ord(ch):04X}" for ch in missing[:5])
+    more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    env.collector.add(warning(
+        "HK413", f"text of {target.label} in {name} has characters the font cannot print: {shown}{more}",
+        target.file, target.line, target.col,
+        "they would print as empty boxes; the print font covers Western European letters and common "
+        "punctuation: replace them, or use an icon (:name:) for a symbol"))
 
 
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
@@ -436,6 +454,8 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         text = env.templates.render(row_src, box.where.get("row", _nowhere(target)), {**ctx, **context_of(it), "item": it})
         text = " ".join(text.split())
         _check_icons(text, box, "row", env, target)
+        if not text.isascii():
+            _check_glyphs(env, box, text, target, index)
         rows.append(text)
     columns = max(1, int(box.props.get("columns", 1)))
     gap = mm(float(box.props.get("gap", 3)))

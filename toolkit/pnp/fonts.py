@@ -39,3 +39,21 @@ def styled(base: str, bold: bool, italic: bool) -> str:
     is_italic = italic or base in (FONTS["italic"], FONTS["bold-italic"])
     key = "bold-italic" if is_bold and is_italic else "bold" if is_bold else "italic" if is_italic else "regular"
     return FONTS[key]
+
+
+@cache
+def _printable(font: str) -> frozenset[str]:
+    """The characters a registered font has a glyph for."""
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    return frozenset(map(chr, pdfmetrics.getFont(font).face.charToGlyph))
+
+
+def unprintable(text: str, font: str) -> list[str]:
+    """The characters of ``text`` (spaces and line breaks aside) that ``font`` would print as an
+    empty box, each once, in order: emoji, other scripts, zero-width and other invisible marks."""
+    if text.isascii():
+        return [ch for ch in dict.fromkeys(text) if not ch.isprintable() and not ch.isspace()]
+    have = _printable(font)
+    return [ch for ch in dict.fromkeys(text) if ch not in have and not ch.isspace()]
