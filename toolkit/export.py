@@ -1,7 +1,8 @@
 """Exports for where designers test before printing: print shops and Tabletop Simulator.
 
 - ``pieces_pdf``: one piece per page (front, then its back), each page exactly the piece with
-  its bleed, with TrimBox and BleedBox set: what print-on-demand shops ask for.
+  its bleed, with TrimBox and BleedBox set: what print-on-demand shops ask for; in RGB, or with
+  every colour and image in CMYK for shops that ask for CMYK files.
 - ``export_png``: every distinct piece as its own PNG at 300 DPI, front and back, with and
   without bleed (rasterised from that PDF with pypdfium2, so pixels match the print).
 - ``export_tts``: Tabletop Simulator deck sheets (up to 10 × 7 faces) and one back image per
@@ -53,8 +54,10 @@ class ExportResult:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float) -> tuple[bytes, list[Piece], list[Diagnostic]]:
+def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float, cmyk: bool = False) -> tuple[bytes, list[Piece], list[Diagnostic]]:
     from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.pnp.cmyk import as_cmyk
 
     from toolkit.pnp.document import BackForm, _back_key, _render, prepare
     from toolkit.pnp.fonts import register_fonts
@@ -66,7 +69,8 @@ def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float) -> tuple[bytes, list[Pie
         return b"", [], diags
     register_fonts()
     buf = io.BytesIO()
-    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName="HK-Vera")
+    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName="HK-Vera",
+               enforceColorSpace=as_cmyk if cmyk else None)
     c.setTitle(f"{loaded.game.title if loaded.game else ''} — one piece per page")
     c.setCreator("hordekit export")
     pieces: list[Piece] = []
@@ -105,9 +109,10 @@ def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float) -> tuple[bytes, list[Pie
     return buf.getvalue(), pieces, diags
 
 
-def pieces_pdf(loaded: LoadedGame, output: Path, *, bleed: float = 3.0) -> ExportResult:
-    """One piece per page with TrimBox and BleedBox, for print shops (written atomically)."""
-    data, pieces, diags = _pieces_pdf_bytes(loaded, bleed)
+def pieces_pdf(loaded: LoadedGame, output: Path, *, bleed: float = 3.0, cmyk: bool = False) -> ExportResult:
+    """One piece per page with TrimBox and BleedBox, for print shops (written atomically);
+    ``cmyk``: every colour and image in DeviceCMYK (toolkit.pnp.cmyk)."""
+    data, pieces, diags = _pieces_pdf_bytes(loaded, bleed, cmyk)
     result = ExportResult(pieces=pieces, diagnostics=diags)
     if result.ok:
         with atomic_path(output) as tmp:

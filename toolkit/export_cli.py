@@ -66,11 +66,13 @@ def pieces(
     game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="PDF. Default: out/<game>/pieces.pdf")] = None,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, help="Bleed in mm.")] = 3.0,
+    cmyk: Annotated[bool, typer.Option("--cmyk", help="Every colour and image in CMYK (black as black ink only), for shops that ask for CMYK files.")] = False,
 ) -> None:
     """One piece per page (front, then back) with TrimBox and BleedBox set, for print shops."""
     from toolkit.export import pieces_pdf
 
-    _export(game, output, "pieces.pdf", "file", lambda loaded, target: pieces_pdf(loaded, target, bleed=bleed))
+    _export(game, output, "pieces.pdf", "file",
+            lambda loaded, target: pieces_pdf(loaded, target, bleed=bleed, cmyk=cmyk))
 
 
 def register(app: typer.Typer) -> None:

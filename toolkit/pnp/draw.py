@@ -413,14 +413,14 @@ def _draw_art(c: Any, path: Path, x: float, y: float, w: float, h: float) -> Non
             renderPDF.draw(art, c, 0, 0)
         c.restoreState()
         return
-    from reportlab.lib.utils import ImageReader
+    from toolkit.pnp.cmyk import image_for
 
     scale = min(w / art.width, h / art.height)
     dw, dh = art.width * scale, art.height * scale
     need = (max(1, round(dw / 72 * ART_DPI)), max(1, round(dh / 72 * ART_DPI)))
     if art.width > need[0] or art.height > need[1]:
         art = art.resize(need)
-    c.drawImage(ImageReader(art), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+    c.drawImage(image_for(c, art), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
 
 
 def _placeholder(c: Any, x: float, y: float, w: float, h: float) -> None:
