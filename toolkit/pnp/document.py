@@ -103,7 +103,7 @@ def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared 
     faces, fdiags = collect_faces(loaded, layouts, widen_only(only, layouts))
     faces = paginate_faces(faces, icons, layouts, only)
     env = DrawEnv(templates, layouts.defaults, game.dir, Collector(), icons)
-    for d in fdiags:
+    for d in diags + fdiags:  # the layouts' warnings, then the faces'
         env.collector.add(d)
     prepared = Prepared(layouts, templates, faces, env)
     for bname, board in layouts.boards.items():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from toolkit.diagnostics import Diagnostic, error
+from toolkit.diagnostics import Diagnostic, Severity, error, warning
 from toolkit.paths import display
 from toolkit.pnp.templating import Where
 from toolkit.pnp.units import ColourError, colour
@@ -130,6 +130,8 @@ LIMITS: dict[str, tuple[float, float, str]] = {
     "head": (0.0, 1000.0, "mm"), "gap": (0.0, 1000.0, "mm"), "column-gap": (0.0, 1000.0, "mm"),
 }
 DESIGN_LIMITS = {"corner-radius": (0.0, 1000.0, "mm")}
+#: Thinner lines may break up or vanish on a press (print shops ask for 0.25 pt, about 0.09 mm).
+HAIRLINE_PT = 0.25
 
 
 def out_of_range(key: str, value: Any) -> str | None:
@@ -143,7 +145,8 @@ def out_of_range(key: str, value: Any) -> str | None:
 
 
 def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]:
-    """Read and check a game's layouts.yaml; (None, diagnostics) when it is missing or broken."""
+    """Read and check a game's layouts.yaml; (None, diagnostics) when it is missing or broken,
+    else (layouts, warnings)."""
     from toolkit.games import read_yaml
 
     path = templates_dir / LAYOUT_FILE
@@ -211,6 +214,13 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             why = out_of_range(key, raw[key]) if key in raw else None
             if why:
                 bad(p + (key,), why)
+        thin = raw.get("stroke-width")
+        if _num(thin) and thin < HAIRLINE_PT and (thin > 0 or raw.get("stroke") is not None):
+            pos = doc.pos(p + ("stroke-width",))
+            problems.append(warning(
+                "HK414", f"a {thin:g} pt line is too thin to print reliably (presses hold {HAIRLINE_PT:g} pt and up)",
+                name, pos.line, pos.col,
+                "give it 0.25 pt or more; 0 pt means the thinnest line a device can draw, invisible on a press"))
         for key in ("icons", "exclude"):
             if key in raw and not (isinstance(raw[key], list) and all(isinstance(v, str) for v in raw[key])):
                 bad(p + (key,), f"'{key}' must be a list of icon (or die) names from icons.yaml")
@@ -333,10 +343,10 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         board = read_board(("boards", bname), str(bname), raw)
         if board is not None:
             boards[str(bname)] = board
-    if problems:
+    if any(d.severity is Severity.ERROR for d in problems):
         return None, problems
     defaults = dict(data.get("defaults") or {})
-    return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), []
+    return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), problems
 
 
 def _is_block(lines: list[str], line: int) -> bool:
