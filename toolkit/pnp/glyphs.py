@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
@@ -53,18 +54,48 @@ class IconSet:
     def __contains__(self, name: object) -> bool:
         return name in self.icons
 
+    #: Per ReportLab canvas: the PDF operators that draw each (icon, ink) in its 100 × 100 box.
+    _drawn: WeakKeyDictionary[Any, dict[tuple[str, Ink], list[str]]] = field(
+        default_factory=WeakKeyDictionary, repr=False, compare=False)
+
     def draw(self, c: Any, name: str, x: float, y: float, size: float, ink: Ink = _DARK) -> bool:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
-        c.setLineJoin(1)
-        for shape in (icon.shapes if icon else _UNKNOWN):
-            _draw_shape(c, shape, ink)
+        self._shapes(c, name, icon.shapes if icon else _UNKNOWN, ink)
         c.restoreState()
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
+
+    def _shapes(self, c: Any, name: str, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
+        """Draw the shapes in the current box; on a ReportLab canvas, from their operators after the first time.
+
+        A game prints the same few icons hundreds of times, and the shapes (drawn inside
+        ``saveState``/``restoreState``, in the box set by the caller) always come out as the same
+        operators on the same document (fonts keep their names within it), so they are worked out
+        once per canvas and copied after that: the same bytes in the PDF, a fraction of the work.
+        Any other canvas (the recorder that ``--changed-since`` compares) gets every call.
+        """
+        code = getattr(c, "_code", None)  # ReportLab's operator list for the page or form being drawn
+        if not isinstance(code, list):
+            _draw_shapes(c, shapes, ink)
+            return
+        drawn = self._drawn.setdefault(c, {})
+        ops = drawn.get((name, ink))
+        if ops is not None:
+            code.extend(ops)
+            return
+        start = len(code)
+        _draw_shapes(c, shapes, ink)
+        drawn[(name, ink)] = code[start:]
+
+
+def _draw_shapes(c: Any, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
+    c.setLineJoin(1)
+    for shape in shapes:
+        _draw_shape(c, shape, ink)
 
 
 def _hidden_name(c: Any, name: str, x: float, y: float, size: float) -> None:
