@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-from weakref import WeakKeyDictionary
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
+from toolkit.pnp.drawnonce import DrawnOnce
 
 ICON_FILE = "icons.yaml"
 Ink = tuple[float, float, float]
@@ -47,6 +47,10 @@ class IconSet:
 
     icons: dict[str, Icon] = field(default_factory=dict)
 
+    #: The operators of each (icon, ink) in its 100 × 100 box: a game prints the same few icons
+    #: hundreds of times (see toolkit.pnp.drawnonce).
+    _drawn: DrawnOnce = field(default_factory=DrawnOnce, repr=False, compare=False)
+
     @property
     def names(self) -> list[str]:
         return sorted(self.icons)
@@ -54,42 +58,17 @@ class IconSet:
     def __contains__(self, name: object) -> bool:
         return name in self.icons
 
-    #: Per ReportLab canvas: the PDF operators that draw each (icon, ink) in its 100 × 100 box.
-    _drawn: WeakKeyDictionary[Any, dict[tuple[str, Ink], list[str]]] = field(
-        default_factory=WeakKeyDictionary, repr=False, compare=False)
-
     def draw(self, c: Any, name: str, x: float, y: float, size: float, ink: Ink = _DARK) -> bool:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
+        shapes = icon.shapes if icon else _UNKNOWN
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
-        self._shapes(c, name, icon.shapes if icon else _UNKNOWN, ink)
+        self._drawn.draw(c, (name, ink), lambda: _draw_shapes(c, shapes, ink))
         c.restoreState()
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
-
-    def _shapes(self, c: Any, name: str, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
-        """Draw the shapes in the current box; on a ReportLab canvas, from their operators after the first time.
-
-        A game prints the same few icons hundreds of times, and the shapes (drawn inside
-        ``saveState``/``restoreState``, in the box set by the caller) always come out as the same
-        operators on the same document (fonts keep their names within it), so they are worked out
-        once per canvas and copied after that: the same bytes in the PDF, a fraction of the work.
-        Any other canvas (the recorder that ``--changed-since`` compares) gets every call.
-        """
-        code = getattr(c, "_code", None)  # ReportLab's operator list for the page or form being drawn
-        if not isinstance(code, list):
-            _draw_shapes(c, shapes, ink)
-            return
-        drawn = self._drawn.setdefault(c, {})
-        ops = drawn.get((name, ink))
-        if ops is not None:
-            code.extend(ops)
-            return
-        start = len(code)
-        _draw_shapes(c, shapes, ink)
-        drawn[(name, ink)] = code[start:]
 
 
 def _draw_shapes(c: Any, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
