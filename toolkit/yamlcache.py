@@ -1,12 +1,13 @@
-"""A cache of loaded content files, so that a big file that has not changed is not parsed again.
+"""A cache of loaded content files, so that a file that has not changed is not parsed again.
 
 Reading a 10,000-component file (2 MB of YAML) with every value's line and column takes about
-half a second; reading back what that produced takes a tenth of that. Designers validate the
-same content again and again while they edit one file of many, so big files that did not change
-are read from the cache instead.
+half a second; reading back what that produced takes a tenth of that. Designers validate and
+print the same content again and again while they edit one file of many, so files that did not
+change are read from the cache instead. Small files gain too: a game's two dozen files of one
+to twenty KiB (Kingdoms: 17 ms of parsing in every `hordekit pnp`) read back in a quarter of it.
 
-- Which files: content files of at least ``MIN_BYTES``; a smaller file parses faster than its
-  cache entry is read.
+- Which files: content files (and layouts, icons and text templates) of at least ``MIN_BYTES``;
+  below that a file parses about as fast as its cache entry is read.
 - Where: ``$HORDEKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hordekit``, else ``~/.cache/hordekit``;
   entries go in its ``yaml/`` folder, made readable by the user only. Nothing is written in the
   game's folder. ``HORDEKIT_NO_CACHE=1`` turns the cache off; a folder that cannot be made or
@@ -35,8 +36,9 @@ from typing import Any
 
 from toolkit.yamlload import LoadedYaml, Pos, YamlProblem, load_bytes
 
-#: Files smaller than this are always parsed: the cache would not be faster.
-MIN_BYTES = 256 * 1024
+#: Files smaller than this are always parsed: the cache would not be faster (measured: a 300-byte
+#: file parses in 40 µs, as long as reading its entry takes; a 1.5 KiB file in 350 µs against 100).
+MIN_BYTES = 1024
 _MAGIC = b"hordekit-yaml-cache 1\n"
 _DIGEST = 32  # bytes of a SHA-256 digest
 
