@@ -233,13 +233,18 @@ def test_an_unchanged_content_file_is_read_back_and_an_edited_one_parsed_again(t
 
 
 @pytest.mark.parametrize("game", PRINTED_GAMES)
-def test_drawing_copied_from_its_first_use_prints_the_same_bytes(game: str, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_work_remembered_from_a_first_use_prints_the_same_bytes(game: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Icons, the ruler and crop marks are drawn once per PDF and their operators copied after
-    that: the PDF is byte for byte the one that draws every use."""
+    that, and each text's glyph subsets are worked out once: the PDF is byte for byte the one
+    that does all of it again at every use."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+    from reportlab.pdfbase.ttfonts import TTFont
+
     from toolkit.games import load_game
     from toolkit.pnp import build_pdf
     from toolkit.pnp.drawnonce import DrawnOnce
+    from toolkit.pnp.fonts import FONTS, register_fonts
 
     calls = {"uses": 0, "drawn": 0}
     original = DrawnOnce.draw
@@ -252,13 +257,16 @@ def test_drawing_copied_from_its_first_use_prints_the_same_bytes(game: str, tmp_
         original(self, c, key, counted)
 
     monkeypatch.setattr(DrawnOnce, "draw", counting)
-    copied = build_pdf(load_game(CONTENT / game), tmp_path / "copied.pdf")
+    remembered = build_pdf(load_game(CONTENT / game), tmp_path / "remembered.pdf")
+    register_fonts()
     monkeypatch.setattr(DrawnOnce, "draw", lambda self, c, key, drawing: drawing())
+    monkeypatch.setattr(type(getFont(FONTS["regular"])), "splitString", TTFont.splitString)
     every = build_pdf(load_game(CONTENT / game), tmp_path / "every.pdf")
 
-    assert copied.ok and every.ok
+    assert remembered.ok and every.ok
     assert calls["drawn"] < calls["uses"] / 2  # most uses were copies
-    assert (tmp_path / "copied.pdf").read_bytes() == (tmp_path / "every.pdf").read_bytes()
+    assert type(getFont(FONTS["regular"])) is not TTFont  # the fonts printed with remember their splits
+    assert (tmp_path / "remembered.pdf").read_bytes() == (tmp_path / "every.pdf").read_bytes()
 
 
 def test_commands_other_than_pnp_run_with_the_cycle_collector_on() -> None:
