@@ -1,7 +1,8 @@
 """Drawing that repeats on every piece or sheet, worked out once per PDF and copied after that.
 
-A Kingdoms PDF places the same few icons hundreds of times and puts the same ruler and, sheet
-after sheet, the same crop marks on its pages. ReportLab turns each drawing call into PDF
+A Kingdoms PDF places the same few icons hundreds of times, marks every piece of a size with
+the same version mark, and puts the same ruler and, sheet after sheet, the same crop marks on
+its pages. ReportLab turns each drawing call into PDF
 operators (text with numbers formatted, fonts looked up) every time; for drawing that does not
 depend on where it is placed (it runs inside ``saveState``/``restoreState``, in the coordinates
 the caller set up) those operators are always the same text. So the first time they are kept,

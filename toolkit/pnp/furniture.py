@@ -53,10 +53,17 @@ def _ruler(c: Any, top: float) -> None:
 
 def version_mark(c: Any, size: tuple[float, float], bleed: float, fingerprint: str) -> None:
     """A tiny grey ``v<fingerprint>`` inside the trim at the bottom centre: a stray old card is known."""
+    c.saveState()
+    _VERSION_MARKS.draw(c, (size, bleed, fingerprint), lambda: _version_mark(c, size, bleed, fingerprint))
+    c.restoreState()
+
+
+_VERSION_MARKS = DrawnOnce()  # the same on every piece of a size
+
+
+def _version_mark(c: Any, size: tuple[float, float], bleed: float, fingerprint: str) -> None:
     from toolkit.pnp.fonts import FONTS
 
-    c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
     c.setFont(FONTS["regular"], 2.6)
     c.drawCentredString(mm(bleed + size[0] / 2), mm(bleed + 0.6), f"v{fingerprint[:8]}")
-    c.restoreState()
