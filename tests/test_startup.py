@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -201,3 +202,82 @@ def test_a_damaged_template_cache_is_compiled_again(tmp_path: Path) -> None:
     again, _ = _run("pnp", game, "-o", str(tmp_path / "again.pdf"), env={"TMPDIR": str(cache_home)})
     assert again.returncode == 0, _problems(again)
     assert _page_streams(tmp_path / "first.pdf") == _page_streams(tmp_path / "again.pdf")
+
+
+def test_an_unchanged_content_file_is_read_back_and_an_edited_one_parsed_again(tmp_path: Path) -> None:
+    """Files go into the content cache once read; a run that reads them back prints the very PDF
+    a run without the cache prints, without loading the YAML parser, and an edited file prints
+    its new text."""
+    game = tmp_path / "kingdoms"
+    shutil.copytree(CONTENT / "kingdoms", game)
+    shutil.copytree(ROOT / "templates" / "kingdoms", game / "templates")
+    cache = {"HORDEKIT_CACHE_DIR": str(tmp_path / "cache")}
+    pdfs = {}
+    parser_loaded = {}
+    for name, env in (("cold", cache), ("warm", cache), ("uncached", {"HORDEKIT_NO_CACHE": "1"})):
+        pdfs[name] = tmp_path / f"{name}.pdf"
+        proc, _ = _run("pnp", str(game), "-o", str(pdfs[name]), env=env)
+        assert proc.returncode == 0, _problems(proc)
+        parser_loaded[name] = "ruamel.yaml" in _IMPORTED.findall(proc.stderr)
+    assert len(list((tmp_path / "cache" / "yaml").glob("*.bin"))) == len(list(game.rglob("*.yaml")))
+    assert pdfs["warm"].read_bytes() == pdfs["cold"].read_bytes() == pdfs["uncached"].read_bytes()
+    assert parser_loaded == {"cold": True, "warm": False, "uncached": True}
+
+    abilities = game / "abilities.yaml"
+    text = abilities.read_text(encoding="utf-8")
+    first_name = re.search(r"^    name: (.+)$", text, re.M)
+    assert first_name is not None
+    abilities.write_text(text.replace(first_name.group(0), "    name: Renamed Overnight", 1), encoding="utf-8")
+    proc, _ = _run("pnp", str(game), "-o", str(tmp_path / "edited.pdf"), env=cache)
+    assert proc.returncode == 0, _problems(proc)
+    printed = "".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / "edited.pdf").pages)
+    assert "Renamed Overnight" in printed
+
+
+@pytest.mark.parametrize("game", PRINTED_GAMES)
+def test_work_remembered_from_a_first_use_prints_the_same_bytes(game: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Icons, the ruler and crop marks are drawn once per PDF and their operators copied after
+    that, and each text's glyph subsets are worked out once: the PDF is byte for byte the one
+    that does all of it again at every use."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from toolkit.games import load_game
+    from toolkit.pnp import build_pdf
+    from toolkit.pnp.drawnonce import DrawnOnce
+    from toolkit.pnp.fonts import FONTS, register_fonts
+
+    calls = {"uses": 0, "drawn": 0}
+    original = DrawnOnce.draw
+
+    def counting(self: DrawnOnce, c: object, key: object, drawing: object) -> None:
+        def counted() -> None:
+            calls["drawn"] += 1
+            drawing()  # type: ignore[operator]
+        calls["uses"] += 1
+        original(self, c, key, counted)
+
+    monkeypatch.setattr(DrawnOnce, "draw", counting)
+    remembered = build_pdf(load_game(CONTENT / game), tmp_path / "remembered.pdf")
+    register_fonts()
+    monkeypatch.setattr(DrawnOnce, "draw", lambda self, c, key, drawing: drawing())
+    monkeypatch.setattr(type(getFont(FONTS["regular"])), "splitString", TTFont.splitString)
+    every = build_pdf(load_game(CONTENT / game), tmp_path / "every.pdf")
+
+    assert remembered.ok and every.ok
+    assert calls["drawn"] < calls["uses"] / 2  # most uses were copies
+    assert type(getFont(FONTS["regular"])) is not TTFont  # the fonts printed with remember their splits
+    assert (tmp_path / "remembered.pdf").read_bytes() == (tmp_path / "every.pdf").read_bytes()
+
+
+def test_commands_other_than_pnp_run_with_the_cycle_collector_on() -> None:
+    """The collector is paused only while the command line starts (and by pnp for its one game):
+    a long smoke run must still free its cycles."""
+    probe = ("import gc, sys\nimport toolkit.cli as cli\n"
+             "@cli.app.command('probe')\ndef probe() -> None:\n    print('collector', gc.isenabled())\n"
+             "sys.argv = ['hordekit', 'probe']\ncli.main()\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "collector True"

@@ -8,19 +8,26 @@ Exit codes: 0 success, 1 content errors (or failed games), 2 usage errors.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import time
-from dataclasses import dataclass
-from enum import Enum
-from pathlib import Path
-from typing import Annotated, Any, Optional
+from toolkit.gcpause import pause_collector, resume_collector
 
-import typer
+# Start-up (Typer, the command modules, building the app) makes tens of thousands of objects
+# and no garbage cycles; the cycle collector would walk them over and over (see toolkit.gcpause).
+# It is switched back on at the end of this module.
+pause_collector()
 
-from toolkit.cliutil import VERBOSITY, HordekitGroup, OldOutDir, renamed_out_dir, OutputFormat, load_checked, local_games, say, usage_error, verbosity
-from toolkit.pnp_cli import Paper
+import json  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from enum import Enum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Annotated, Any, Optional  # noqa: E402
+
+import typer  # noqa: E402
+
+from toolkit.cliutil import VERBOSITY, HordekitGroup, OldOutDir, renamed_out_dir, OutputFormat, load_checked, local_games, say, usage_error, verbosity  # noqa: E402
+from toolkit.pnp_cli import Paper  # noqa: E402
 
 app = typer.Typer(
     name="hordekit",
@@ -53,6 +60,7 @@ def _global_options(
     --shipped (or a game id such as kingdoms) names the games that come with hordekit. Start a
     game of your own with `hordekit new NAME` (docs/tutorial.md).
     """
+    resume_collector()  # paused by main() while Typer built and parsed the command line
     if quiet and verbose:
         usage_error("-q and -v exclude each other")
     VERBOSITY.set(-1 if quiet else 1 if verbose else 0)
@@ -403,6 +411,7 @@ def _register_commands() -> None:
 
 
 _register_commands()
+resume_collector()
 
 
 def _only_the_command_named(argv: list[str]) -> None:
@@ -426,6 +435,7 @@ def _only_the_command_named(argv: list[str]) -> None:
 
 def main() -> None:
     """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
+    pause_collector()  # building the command line makes many objects and no garbage cycles
     try:
         _only_the_command_named(sys.argv[1:])
         app()
@@ -441,3 +451,5 @@ def main() -> None:
         typer.echo("this is a bug in hordekit, not in your content; rerun with HORDEKIT_DEBUG=1 "
                    "for the traceback and report it", err=True)
         sys.exit(70)
+    finally:
+        resume_collector()

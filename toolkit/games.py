@@ -112,7 +112,23 @@ def _quantity(item: dict[str, Any]) -> int:
 def inside(path: Path, root: Path) -> bool:
     """Whether ``path``, symbolic links followed, lies within ``root``; False for a link loop."""
     try:
-        return path.resolve().is_relative_to(root.resolve())
+        return inside_resolved(path, root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop
+        return False
+
+
+def _resolved(folder: Path) -> Path | None:
+    """``folder`` with symbolic links followed; None for a link loop (nothing is inside it)."""
+    try:
+        return folder.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def inside_resolved(path: Path, root: Path) -> bool:
+    """``inside`` for a root already resolved: a game's files are checked against one folder."""
+    try:
+        return path.resolve().is_relative_to(root)
     except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop
         return False
 
@@ -249,18 +265,20 @@ def read_manifest(game_dir: Path) -> tuple[Game | None, LoadedYaml, list[Diagnos
         schema_root = game_dir if ("schemas",) not in problems and data.get("schemas", "hordekit") != "hordekit" \
             else data_dir("schemas")
         kinds: dict[str, Kind] = {}
+        game_root, resolved_schema_root = _resolved(game_dir), _resolved(schema_root)
         for name, spec in (data.get("components") or {}).items():
             if not isinstance(spec, dict):
                 continue
             target = game_dir / str(spec.get("file", ""))
             files = sorted(target.glob("*.yaml")) if target.is_dir() else [target]
-            outside = [f for f in files if not inside(f, game_dir)]
+            outside = [f for f in files if game_root is None or not inside_resolved(f, game_root)]
             if outside:
                 shown = str(spec.get("file")) + (f"/{outside[0].name}" if target.is_dir() else "")
                 problems[("components", str(name), "file")] = _outside_message(outside[0], shown)
                 files = []
             schema = schemas_dir / str(spec.get("schema", ""))
-            if not inside(schema, schema_root) and ("schemas",) not in problems:
+            if (resolved_schema_root is None or not inside_resolved(schema, resolved_schema_root)) \
+                    and ("schemas",) not in problems:
                 problems[("components", str(name), "schema")] = (
                     f"schema {spec.get('schema')} lies outside the schemas folder")
             kinds[str(name)] = Kind(

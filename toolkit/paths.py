@@ -31,6 +31,11 @@ def display(path: Path) -> str:
 def _display(path: str, cwd: str) -> str:
     """Remembered: loading one game names its files a few hundred times, each a resolve()."""
     try:
-        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
+        return str(Path(path).resolve().relative_to(_resolved_cwd(cwd)))
     except ValueError:
         return path
+
+
+@lru_cache(maxsize=64)
+def _resolved_cwd(cwd: str) -> Path:
+    return Path(cwd).resolve()

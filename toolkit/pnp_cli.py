@@ -93,6 +93,15 @@ def pnp(
     Exit code 0 when written (warnings such as text overflows are printed), 1 for content
     errors (nothing is written and the previous PDF is kept), 2 for usage errors.
     """
+    from toolkit.gcpause import collector_paused
+
+    with collector_paused(freeze=True):  # one game, then the process ends: see toolkit.gcpause
+        _pnp(game, paper, output, only, backs, bleed, crop_marks, changed_since, back_offset, calibration, format)
+
+
+def _pnp(game: str, paper: Paper, output: Path | None, only: list[str] | None, backs: Backs, bleed: float,
+         crop_marks: bool, changed_since: str | None, back_offset: str | None, calibration: bool,
+         format: OutputFormat) -> None:
     from toolkit.diagnostics import FORMATTERS, collapse_repeats, summary
     from toolkit.paths import display
     from toolkit.outpaths import check_output_file

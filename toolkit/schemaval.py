@@ -47,9 +47,13 @@ class SchemaStore:
     def __init__(self, roots: list[Path]) -> None:
         self.roots = [r.resolve() for r in roots]
         self._docs: dict[str, dict[str, Any]] = {}
+        self._uris: dict[Path, str] = {}  # one resolve per schema path while this game is checked
 
     def uri(self, path: Path) -> str:
-        return path.resolve().as_uri()
+        uri = self._uris.get(path)
+        if uri is None:
+            uri = self._uris[path] = path.resolve().as_uri()
+        return uri
 
     def load(self, path: Path) -> dict[str, Any]:
         """The schema at ``path`` with its file URI as ``$id`` (the base for relative refs)."""
@@ -89,7 +93,9 @@ class SchemaStore:
         Plain data, so the fast validator resolves ``$ref`` without importing ``referencing``."""
         if not uri.startswith("file://"):
             raise LookupError(f"Resource '{uri}' is not present")
-        path = Path(uri[len("file://"):].split("#", 1)[0]).resolve()
+        path = Path(uri[len("file://"):].split("#", 1)[0])
+        if self._uris.get(path) != path.as_uri():  # a path already resolved to itself needs no resolve
+            path = path.resolve()
         if not any(path.is_relative_to(root) for root in self.roots) or not path.is_file():
             raise LookupError(f"Resource '{uri}' is not present")
         return self.load(path)

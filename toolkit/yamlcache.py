@@ -1,12 +1,15 @@
-"""A cache of loaded content files, so that a big file that has not changed is not parsed again.
+"""A cache of loaded content files, so that a file that has not changed is not parsed again.
 
 Reading a 10,000-component file (2 MB of YAML) with every value's line and column takes about
-half a second; reading back what that produced takes a tenth of that. Designers validate the
-same content again and again while they edit one file of many, so big files that did not change
-are read from the cache instead.
+half a second; reading back what that produced takes a tenth of that. Designers validate and
+print the same content again and again while they edit one file of many, so files that did not
+change are read from the cache instead. Small files gain too: a file of a few KiB reads back in
+a quarter of its parsing time (one of a few hundred bytes in about the same time), and a run
+whose files all come from the cache never loads the YAML parser at all (about 12 ms). For
+Kingdoms' two dozen files, `hordekit pnp` spent 17 ms parsing and 12 ms importing the parser;
+read back, they take about 4 ms.
 
-- Which files: content files of at least ``MIN_BYTES``; a smaller file parses faster than its
-  cache entry is read.
+- Which files: every content file, and a game's layouts, icons and text templates.
 - Where: ``$HORDEKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hordekit``, else ``~/.cache/hordekit``;
   entries go in its ``yaml/`` folder, made readable by the user only. Nothing is written in the
   game's folder. ``HORDEKIT_NO_CACHE=1`` turns the cache off; a folder that cannot be made or
@@ -35,8 +38,6 @@ from typing import Any
 
 from toolkit.yamlload import LoadedYaml, Pos, YamlProblem, load_bytes
 
-#: Files smaller than this are always parsed: the cache would not be faster.
-MIN_BYTES = 256 * 1024
 _MAGIC = b"hordekit-yaml-cache 1\n"
 _DIGEST = 32  # bytes of a SHA-256 digest
 
@@ -55,19 +56,26 @@ def cache_dir() -> Path | None:
 
 @cache
 def _loader_version() -> bytes:
-    """What the loaded result depends on besides the file: the loader's code and the parser's."""
-    import ruamel.yaml
+    """What the loaded result depends on besides the file: the loader's code and the parser's.
+
+    The parser's version is read from its package's first file (where ruamel.yaml writes it)
+    without importing it: a run whose files all come from the cache never loads the parser.
+    """
+    from importlib.util import find_spec
 
     from toolkit import yamlload
 
     h = hashlib.sha256(Path(yamlload.__file__).read_bytes())
-    h.update(repr((ruamel.yaml.__version__, sys.version, marshal.version)).encode())
+    spec = find_spec("ruamel.yaml")
+    if spec is not None and spec.origin:
+        h.update(Path(spec.origin).read_bytes())
+    h.update(repr((sys.version, marshal.version)).encode())
     return h.digest()
 
 
 def load_cached(path: Path, raw: bytes) -> LoadedYaml:
     """``load_bytes(raw)`` for the file at ``path``, from the cache when its entry matches."""
-    folder = cache_dir() if len(raw) >= MIN_BYTES else None
+    folder = cache_dir()
     if folder is None:
         return load_bytes(raw)
     entry = folder / (hashlib.sha256(str(path.resolve()).encode("utf-8")).hexdigest()[:32] + ".bin")

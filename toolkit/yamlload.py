@@ -16,18 +16,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Callable, NamedTuple
-
-from ruamel.yaml.events import (
-    AliasEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-)
 
 from toolkit.gcpause import collector_paused
 
@@ -141,6 +131,25 @@ class _NumberTooLong(ValueError):
     """An integer with more digits than any game needs (and than Python converts quickly)."""
 
 
+@cache
+def _event_classes() -> tuple[type, ...]:
+    """The YAML parser's event classes, imported when the first file is parsed: a run whose
+    files all come from the content cache (toolkit.yamlcache) never loads the parser (~12 ms)."""
+    from ruamel.yaml.events import (
+        AliasEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+    )
+
+    return (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+            SequenceStartEvent, StreamEndEvent)
+
+
 def _event_source(raw: bytes) -> Callable[[], Any]:
     """A function returning the next event: libyaml's when installed, else ruamel's pure parser."""
     try:
@@ -239,6 +248,8 @@ class _Builder:
         remembers the path of the entry being read, so a key and its value share one tuple; and
         plain scalars are resolved once per distinct text (resolution depends on the text alone).
         """
+        (AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+         SequenceStartEvent, StreamEndEvent) = _event_classes()
         out = self.out
         values, keys = out.values, out.keys
         anchors = self.anchors
@@ -258,7 +269,7 @@ class _Builder:
                     path: Path = ()
                 elif top.is_map:
                     if top.key is None:  # a mapping key
-                        self._key(top, ev, cls, mark)
+                        self._key(top, ev, cls is ScalarEvent, cls is AliasEvent, mark)
                         if top.key is _COMPLEX:
                             if len(stack) >= MAX_DEPTH:
                                 raise _TooDeep(mark)
@@ -325,15 +336,15 @@ class _Builder:
             elif cls is StreamEndEvent:
                 return root
 
-    def _key(self, top: _Frame, ev: Any, cls: type, mark: Any) -> None:
+    def _key(self, top: _Frame, ev: Any, scalar: bool, alias: bool, mark: Any) -> None:
         """Read a mapping key into ``top.key`` (and the path of its value into ``top.kpath``).
 
         A key that cannot be kept (a list or mapping, a duplicate) leaves ``_COMPLEX`` or ``_SKIP``.
         """
-        if cls is not ScalarEvent:
+        if not scalar:
             self.problem("HK009", "mapping keys must be single words or numbers, not lists or mappings", mark)
             # An alias key is simply skipped; a list or mapping is read as a throwaway value.
-            top.key = _SKIP if cls is AliasEvent else _COMPLEX
+            top.key = _SKIP if alias else _COMPLEX
             top.kpath = top.path + ("<skipped>",)
             return
         text = ev.value

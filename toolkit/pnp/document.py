@@ -19,6 +19,7 @@ from toolkit.games import LoadedGame
 from toolkit.paths import display
 from toolkit.pnp.board import BoardPlan, board_design, draw_board_page, plan_board
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
+from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
 from toolkit.pnp.furniture import draw_furniture, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
@@ -411,9 +412,12 @@ def _crop_marks(c: Any, page: Page, backs: str, shift: tuple[float, float] = (0.
         else:
             marks = [(W - x1, y1, W - x2, y2) for x1, y1, x2, y2 in marks]
     dx, dy = shift
-    for x1, y1, x2, y2 in marks:
-        c.line(mm(x1 + dx), mm(y1 + dy), mm(x2 + dx), mm(y2 + dy))
+    lines = tuple((mm(x1 + dx), mm(y1 + dy), mm(x2 + dx), mm(y2 + dy)) for x1, y1, x2, y2 in marks)
+    _CROP_MARKS.draw(c, lines, lambda: [c.line(*line) for line in lines])  # the same on sheet after sheet
     c.restoreState()
+
+
+_CROP_MARKS = DrawnOnce()
 
 
 def default_output(game_id: str) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 #: Layout font names -> ReportLab font names.
 FONTS = {"regular": "HK-Vera", "bold": "HK-VeraBd", "italic": "HK-VeraIt", "bold-italic": "HK-VeraBI"}
@@ -18,14 +19,44 @@ _FILES = {"HK-Vera": "Vera.ttf", "HK-VeraBd": "VeraBd.ttf", "HK-VeraIt": "VeraIt
 def register_fonts() -> dict[str, str]:
     import reportlab
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     folder = Path(reportlab.__file__).resolve().parent / "fonts"
+    font_class = _remembering_font_class()
     for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+        pdfmetrics.registerFont(font_class(name, str(folder / file)))
     pdfmetrics.registerFontFamily("HK-Vera", normal="HK-Vera", bold="HK-VeraBd",
                                   italic="HK-VeraIt", boldItalic="HK-VeraBI")
     return FONTS
+
+
+def _remembering_font_class() -> type:
+    """ReportLab's TrueType font, remembering how each text it prints splits into glyph subsets.
+
+    Every string drawn in an embedded font is first mapped, character by character in Python, to
+    the font's subsets in that PDF (``splitString``); a game's PDF prints the same costs, names,
+    icon names and footers hundreds of times. A character keeps its place in a document's subsets
+    once given one, so the mapping of a text, once made, is the same for the rest of the document:
+    it is kept per document and per text.
+    """
+    from weakref import WeakKeyDictionary
+
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    class RememberingTTFont(TTFont):
+        def __init__(self, name: str, filename: str) -> None:
+            super().__init__(name, filename)
+            self._splits: WeakKeyDictionary[Any, dict[Any, Any]] = WeakKeyDictionary()
+
+        def splitString(self, text: Any, doc: Any, encoding: str = "utf-8") -> Any:
+            known = self._splits.get(doc)
+            if known is None:
+                known = self._splits[doc] = {}
+            split = known.get((text, encoding))
+            if split is None:
+                split = known[(text, encoding)] = super().splitString(text, doc, encoding)
+            return split
+
+    return RememberingTTFont
 
 
 def font_name(style: str) -> str:

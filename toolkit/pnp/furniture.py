@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.units import mm
 
 SAFE_MARGIN = 5.0  # mm from every paper edge that stays blank
@@ -27,7 +28,17 @@ def draw_furniture(c: Any, paper: tuple[float, float], footer: str) -> None:
     c.setFillColorRGB(0.35, 0.35, 0.35)
     c.setFont(FONTS["regular"], 5.5)
     c.drawCentredString(mm(W / 2), mm(base), footer)
-    top = base + 2.4  # the second line: ruler on the left, the scale note beside it
+    _RULER.draw(c, None, lambda: _ruler(c, base + 2.4))  # the same on every sheet
+    c.restoreState()
+
+
+_RULER = DrawnOnce()
+
+
+def _ruler(c: Any, top: float) -> None:
+    """The second footer line: the ruler on the left, the scale note beside it."""
+    from toolkit.pnp.fonts import FONTS
+
     x0 = SAFE_MARGIN + 3.0
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.35)
@@ -38,15 +49,21 @@ def draw_furniture(c: Any, paper: tuple[float, float], footer: str) -> None:
     c.setFillColorRGB(0, 0, 0)
     c.setFont(FONTS["bold"], 5.5)
     c.drawString(mm(x0 + RULER_MM + 2), mm(top + 0.2), f"{RULER_MM} mm · {SCALE_NOTE}")
-    c.restoreState()
 
 
 def version_mark(c: Any, size: tuple[float, float], bleed: float, fingerprint: str) -> None:
     """A tiny grey ``v<fingerprint>`` inside the trim at the bottom centre: a stray old card is known."""
+    c.saveState()
+    _VERSION_MARKS.draw(c, (size, bleed, fingerprint), lambda: _version_mark(c, size, bleed, fingerprint))
+    c.restoreState()
+
+
+_VERSION_MARKS = DrawnOnce()  # the same on every piece of a size
+
+
+def _version_mark(c: Any, size: tuple[float, float], bleed: float, fingerprint: str) -> None:
     from toolkit.pnp.fonts import FONTS
 
-    c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
     c.setFont(FONTS["regular"], 2.6)
     c.drawCentredString(mm(bleed + size[0] / 2), mm(bleed + 0.6), f"v{fingerprint[:8]}")
-    c.restoreState()

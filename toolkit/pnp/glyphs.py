@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
+from toolkit.pnp.drawnonce import DrawnOnce
 
 ICON_FILE = "icons.yaml"
 Ink = tuple[float, float, float]
@@ -46,6 +47,10 @@ class IconSet:
 
     icons: dict[str, Icon] = field(default_factory=dict)
 
+    #: The operators of each (icon, ink) in its 100 × 100 box: a game prints the same few icons
+    #: hundreds of times (see toolkit.pnp.drawnonce).
+    _drawn: DrawnOnce = field(default_factory=DrawnOnce, repr=False, compare=False)
+
     @property
     def names(self) -> list[str]:
         return sorted(self.icons)
@@ -56,15 +61,20 @@ class IconSet:
     def draw(self, c: Any, name: str, x: float, y: float, size: float, ink: Ink = _DARK) -> bool:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
+        shapes = icon.shapes if icon else _UNKNOWN
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
-        c.setLineJoin(1)
-        for shape in (icon.shapes if icon else _UNKNOWN):
-            _draw_shape(c, shape, ink)
+        self._drawn.draw(c, (name, ink), lambda: _draw_shapes(c, shapes, ink))
         c.restoreState()
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
+
+
+def _draw_shapes(c: Any, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
+    c.setLineJoin(1)
+    for shape in shapes:
+        _draw_shape(c, shape, ink)
 
 
 def _hidden_name(c: Any, name: str, x: float, y: float, size: float) -> None:

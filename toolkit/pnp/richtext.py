@@ -55,11 +55,13 @@ def icon_names(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(1) for m in ICON_RE.finditer(text)))
 
 
+@lru_cache(maxsize=8192)
 def parse(text: str) -> list[list[list[Piece]]]:
     """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text.
 
     A word is what a line never breaks inside: an amount and its icon written with a space
     between them ("3 :gold:", ":range: 2") make one word that keeps the space.
+    Cached, and only read afterwards: a list box lays each of its rows out at every size it tries.
     """
     paragraphs: list[list[list[Piece]]] = [[]]
     word: list[Piece] = []
@@ -189,8 +191,10 @@ def _first_size_worth_trying(paragraphs: list[list[list[Piece]]], base_font: str
     wrapping, so laying the text out there is skipped (a box set at 300 pt would otherwise be
     laid out over a thousand times). The margins keep a size at the exact edge for the full test.
     """
-    widest = max((sum(_piece_width(p, base_font) for p in word) for para in paragraphs for word in para), default=0.0)
     s = size
+    if s - step < min_size - 1e-6:
+        return s  # no smaller size to try (a list box tries one size at a time)
+    widest = max((sum(_piece_width(p, base_font) for p in word) for para in paragraphs for word in para), default=0.0)
     while s - step >= min_size - 1e-6 and (s * leading > height + 0.01 + 1e-6 or s * widest > width + 0.01 + 1e-6):
         s = round(s - step, 4)
     return s
