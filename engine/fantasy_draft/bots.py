@@ -8,7 +8,8 @@ token's unit, so it plays the same on the full state and on a redacted one.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from itertools import chain
+from typing import Any, Iterable, Sequence
 
 from engine.core.api import Decision
 from engine.fantasy_draft.hidden import hidden_units
@@ -31,13 +32,14 @@ class Planner:
     bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
     from the enemy's start zone."""
 
-    __slots__ = ("values", "front", "strength")
+    __slots__ = ("values", "front", "strength", "lanes")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
         self.strength = [u.strength for u in model.units]
         b = model.board
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
+        self.lanes = _lanes(b.neighbours)
 
 
 _PLANNERS: dict[int, tuple[Model, Planner]] = {}
@@ -93,6 +95,36 @@ def _nearest_map(neighbours: tuple[tuple[int, ...], ...], targets: list[int]) ->
     return near
 
 
+_HIGH: dict[int, int] = {}
+"""Per board size: the top bit of every 8-bit lane (see `_lanes`)."""
+
+
+def _lanes(neighbours: tuple[tuple[int, ...], ...]) -> tuple[int, ...] | None:
+    """Per hex h, the steps from h to every hex packed one byte per hex into one integer, so
+    that the nearest of many targets is found for the whole board at once (`_nearest_lanes`);
+    None when some hex is 128 steps away or cannot be reached (the sweep then does it)."""
+    rows = [_nearest_map(neighbours, [h]) for h in range(len(neighbours))]
+    if any(d < 0 or d > 127 for row in rows for d in row):
+        return None
+    return tuple(int.from_bytes(bytes(row), "little") for row in rows)
+
+
+def _nearest_lanes(lanes: tuple[int, ...], targets: list[int]) -> bytes:
+    """`_nearest_map` from packed rows: the lane-wise minimum of the targets' rows, eight bits
+    per hex, in a few operations on whole integers per target (steps are below 128, so a lane
+    never borrows from the next)."""
+    n = len(lanes)
+    high = _HIGH.get(n)
+    if high is None:
+        high = _HIGH[n] = int.from_bytes(b"\x80" * n, "little")
+    near = lanes[targets[0]]
+    for t in targets[1:]:
+        row = lanes[t]
+        smaller = ((((near | high) - row) & high) >> 7) * 255  # 255 in the lanes where row <= near
+        near ^= (near ^ row) & smaller
+    return near.to_bytes(n, "little")
+
+
 def count_hidden(st: FDState, hidden: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
     """What the face-down enemy tokens may be: how many there are (at least 1, it divides), how
     many are weaker than each strength (`below[k]`: strength under k, capped at 5 as on the odds
@@ -132,15 +164,15 @@ class View:
         self.targets = [x for x in enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]  # type: ignore[index]
         if not self.targets:
             self.targets = enemies
-        self._near: list[int] | None = None
+        self._near: Sequence[int] | None = None
         self._adjacent: dict[int, list[int]] | None = None
         self._threat: dict[int, float] = {}
 
     @property
-    def near(self) -> list[int]:
+    def near(self) -> Sequence[int]:
         """Per hex: steps to the closest enemy worth reaching (see `Memo`)."""
         if self._near is None:
-            self._near = self._memo.near(self.m.board.neighbours, self.targets)
+            self._near = self._memo.near(self.m.board.neighbours, self.targets, planner(self.m).lanes)
         return self._near
 
     @property
@@ -229,7 +261,7 @@ class Memo:
 
     def __init__(self) -> None:
         self._targets: list[int] | None = None
-        self._near: list[int] = []
+        self._near: Sequence[int] = []
         self._enemies: list[int] | None = None
         self._adjacent: dict[int, list[int]] = {}
         self._state: FDState | None = None
@@ -238,18 +270,21 @@ class Memo:
 
     def hidden(self, st: FDState, enemy: int, values: list[float]) -> tuple:
         """What the face-down tokens of `enemy` may be (`count_hidden`), kept while the same
-        state shows the same armies (`FDState.seen`); with the odds asked of it so far."""
-        if st is not self._state or st.seen != self._seen:
+        state shows the same enemy army (`FDState.shown`); with the odds asked of it so far."""
+        if st is not self._state or st.shown[enemy] != self._seen:
             board = st.board
             face_up = [board[x][T_UNIT] for x in st.hexes[enemy] if board[x][T_REV]]  # type: ignore[index]
-            self._state, self._seen = st, st.seen
+            self._state, self._seen = st, st.shown[enemy]
             self._hidden = count_hidden(st, hidden_units(st, enemy, face_up), values) + ({},)
         return self._hidden
 
-    def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
-        """Per hex: steps to the closest of `targets`."""
+    def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int],
+             lanes: tuple[int, ...] | None = None) -> Sequence[int]:
+        """Per hex: steps to the closest of `targets` (from the packed rows when there are some)."""
         if targets != self._targets:
-            self._targets, self._near = list(targets), _nearest_map(neighbours, targets)
+            self._targets = list(targets)
+            self._near = (_nearest_lanes(lanes, targets) if lanes is not None and targets
+                          else _nearest_map(neighbours, targets))
         return self._near
 
     def adjacent(self, neighbours: tuple[tuple[int, ...], ...], enemies: list[int]) -> dict[int, list[int]]:
@@ -283,13 +318,17 @@ class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
 
-    __slots__ = ("seat", "rng", "_memo")
+    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs")
     reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
         self._memo = Memo()
+        self._last: View | None = None  # the view of the last play decision, and what it read:
+        self._turn = self._seen = -1
+        self._enemies: list[int] = []
+        self._runs: dict[int, tuple] = {}  # id(run) -> (run, strength, worth, its scores)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
@@ -349,37 +388,65 @@ class HeuristicBot:
         return pick
 
     # ------------------------------------------------------------------ play
+    def _view(self, st: FDState) -> View:
+        """This decision's view: the last one while nothing it reads changed (same state, turn,
+        armies as both seats know them, enemy hexes), and then the scores kept with it hold too."""
+        enemy = 1 - self.seat
+        enemies = st.hexes[enemy]
+        view = self._last
+        if (view is None or view.st is not st or self._turn != st.turn or self._seen != st.shown[enemy]
+                or self._enemies != enemies):
+            view = self._last = View(st, self.seat, self._memo)
+            self._turn, self._seen, self._enemies = st.turn, st.shown[enemy], list(enemies)
+            self._runs = {}
+        return view
+
     def _play(self, st: FDState) -> int:
-        """Score every option and take the best. Options come grouped by the token that acts, so
-        what depends only on that token (its strength, worth, and the danger where it stands) is
-        worked out once per token."""
-        view = View(st, self.seat, self._memo)
+        """Score every option and take the best, with a little noise. Options come in runs that
+        share the acting token (`FDState.groups`); the scores of a run of moves and attacks
+        depend only on the view, the turn and the token's strength and worth, so they are kept
+        with the view and worked out again only for the runs the rules listed anew."""
+        view = self._view(st)
         urge = min(1.5, st.turn / 50)
-        calm = 1 - 0.5 * urge
         board, power, values, units = st.board, st.power, view.values, st.model.units
-        rnd = self.rng.random
-        fights = bool(view.enemies)
-        near = view.near if fights else None
-        adjacent = view.adjacent
         printed = planner(st.model).strength
-        best, pick = -1e9, 0
-        src = -1
-        mine = 0
-        my_val = pull = here = 0.0
+        kept = self._runs
+        parts = []
+        for run in st.groups:
+            first = run[0]
+            h = first[1]
+            if first[0] == "ability":
+                parts.append([self._ability_score(st, view, mv, urge) for mv in run])
+                continue
+            t = board[h]
+            u = t[T_UNIT]  # type: ignore[index]
+            mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
+            if mine < 0:
+                mine = 0
+            my_val = values[u] + (0 if units[u].flag else power[u])
+            known = kept.get(id(run))
+            if known is None or known[0] is not run or known[1] != mine or known[2] != my_val:
+                known = kept[id(run)] = (run, mine, my_val, self._run_scores(view, run, h, mine, my_val, urge))
+            parts.append(known[3])
+        rnd = self.rng.random
+        scores = [s + rnd() * 0.05 for s in chain.from_iterable(parts)]  # the noise, in option order
+        best = max(scores)
+        return scores.index(best) if best > -1e9 else 0
+
+    def _run_scores(self, view: View, run: tuple, h: int, mine: int, my_val: float, urge: float) -> list[float]:
+        """The scores (before noise) of one token's moves, attacks and shots from hex h."""
+        calm = 1 - 0.5 * urge
+        fights = bool(view.enemies)
+        adjacent = view.adjacent
         threat = view.threat
-        for i, mv in enumerate(st.moves):
-            kind, h = mv[0], mv[1]
-            if h != src:
-                src = h
-                t = board[h]
-                u = t[T_UNIT]  # type: ignore[index]
-                mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
-                if mine < 0:
-                    mine = 0
-                my_val = values[u] + (0 if units[u].flag else power[u])
-                if fights:
-                    pull = 0.15 + 0.1 * mine + 2 * urge
-                    here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+        pull = here = 0.0
+        near = view.near if fights else None
+        if fights:
+            pull = 0.15 + 0.1 * mine + 2 * urge
+            here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+        out = []
+        for mv in run:
+            kind = mv[0]
             if kind == "move":
                 if near is None:
                     score = 0.0
@@ -387,15 +454,11 @@ class HeuristicBot:
                     b = mv[2]
                     # danger(b) - here
                     score = pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm
-            elif kind == "ability":
-                score = self._ability_score(st, view, mv, urge)
             else:
                 win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
                 score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
-            score = score + rnd() * 0.05
-            if score > best:
-                best, pick = score, i
-        return pick
+            out.append(score)
+        return out
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:

@@ -92,9 +92,15 @@ class FDState:
         self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
-        self.seen = 0
-        """Bumped whenever what both seats know of the armies changes (a token placed, turned
-        face up or removed, a power token moved), so a bot may keep what it derived from it."""
+        self.shown = [0, 0]
+        """Per seat, bumped whenever what both seats know of its army changes (a token placed,
+        turned face up or removed, a power token moved, a strength bonus given), so a bot may
+        keep what it derived from the other seat's army until it changes."""
+        self.groups: list[tuple] = []
+        """The play moves of the decision in runs that share the acting token: its moves and
+        attacks, then the targets of each of its special actions. A run kept from an earlier
+        decision (see `play_moves`) is the same tuple object, so a bot may keep what it derived
+        from it too."""
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -125,6 +131,7 @@ class FDState:
         twin.actions = list(self.actions)
         twin.reveals = list(self.reveals)
         twin.mana = list(self.mana)
+        twin.shown = list(self.shown)
         twin.pool = list(self.pool)
         twin.drafted = [list(x) for x in self.drafted]
         twin.draft_done = list(self.draft_done)
@@ -141,6 +148,7 @@ class FDState:
         twin.usage = {e: [c[:] for c in v] for e, v in self.usage.items()}
         twin.stats = dict(self.stats)
         twin.moves = list(self.moves)
+        twin.groups = list(self.groups)
         twin._steps = dict(self._steps)
         twin._specials = dict(self._specials)
         return twin
@@ -201,12 +209,14 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_BONUS] += amount
+            self.shown[t[T_OWN]] += 1
 
     def add_power(self, unit: int, amount: int) -> None:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
-        self.seen += 1
+        self.shown[0] += 1  # a hero's owner is not at hand; power moves seldom
+        self.shown[1] += 1
 
     def add_activations(self, h: int, amount: int) -> None:
         t = self.board[h]
@@ -223,7 +233,7 @@ class FDState:
         t = self.board[h]
         if t is not None and not t[T_REV]:
             t[T_REV] = 1
-            self.seen += 1
+            self.shown[t[T_OWN]] += 1
             if self._specials:
                 self._aimed_at(h)
             if t[T_STEP] >= 0:
@@ -306,7 +316,7 @@ class FDState:
         moves again."""
         self._steps = {}
         self._specials = {}
-        self.seen += 1
+        self.shown = [self.shown[0] + 1, self.shown[1] + 1]
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
             if t is not None:
@@ -319,7 +329,7 @@ class FDState:
             return
         self.reveal(h)
         self.board[h] = None
-        self.seen += 1
+        self.shown[t[T_OWN]] += 1
         self._left(t[T_OWN], h, -1)
         self._moved(h)
         owner, unit = t[T_OWN], t[T_UNIT]
@@ -505,6 +515,7 @@ class FDState:
         specials = self._specials
         left = self.actions_left
         moves: list[tuple] = []
+        self.groups = groups = []
         for h in self.hexes[seat]:
             t = board[h]
             if t[T_FROZEN]:  # type: ignore[index]
@@ -516,7 +527,10 @@ class FDState:
             known = steps.get(h)
             if known is None or known[0] != unit:
                 known = steps[h] = (unit, self._token_steps(seat, h, u))
-            moves += known[1]
+            run = known[1]
+            if run:
+                moves += run
+                groups.append(run)
             if acting[unit]:
                 aims = specials.get(h)
                 if aims is None or aims[0] != unit:
@@ -524,7 +538,10 @@ class FDState:
                 for ab, aimed in aims[1]:
                     if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
                         continue
-                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+                    run = aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+                    if run:
+                        moves += run
+                        groups.append(run)
         return moves
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
@@ -624,7 +641,7 @@ class FDState:
             u = self.to_place[s].pop(0)
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
             insort(self.hexes[s], mv[1])
-            self.seen += 1
+            self.shown[s] += 1
             self._moved(mv[1])
         elif kind == "move":
             t = self._activate(mv[1])
