@@ -2,7 +2,7 @@
 
 The heuristic reads the structured moves the rules publish (`state.moves`, `state.dkind`) and
 only what its seat may see: its own tokens, face-up enemy tokens, and for a face-down enemy the
-odds over the units that token could still be (`hidden_units`). It never looks at a face-down
+odds over the units that token could still be (`hidden_counts`). It never looks at a face-down
 token's unit, so it plays the same on the full state and on a redacted one.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from engine.core.api import Decision
-from engine.fantasy_draft.hidden import hidden_units
+from engine.fantasy_draft.hidden import hidden_counts
 from engine.fantasy_draft.model import Ability, Model
 from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT, FDState
 
@@ -125,23 +125,30 @@ def _nearest_lanes(lanes: tuple[int, ...], targets: list[int]) -> bytes:
     return near.to_bytes(n, "little")
 
 
-def count_hidden(st: FDState, hidden: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
-    """What the face-down enemy tokens may be: how many there are (at least 1, it divides), how
-    many are weaker than each strength (`below[k]`: strength under k, capped at 5 as on the odds
-    table), whether the flag is among them, and their mean worth."""
+def count_hidden(st: FDState, counts: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
+    """What the face-down enemy tokens may be, from how many of each unit they hide
+    (`hidden_counts`): how many there are (at least 1, it divides), how many are weaker than each
+    strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether the flag is among
+    them, and their mean worth."""
     units = st.model.units
     power = st.power
-    n = max(1, len(hidden))
     per_strength = [0] * (_TOP + 1)
-    for u in hidden:
-        per_strength[min(_TOP, units[u].strength + power[u])] += 1
+    hidden = 0
+    total = 0.0
+    for u, c in enumerate(counts):
+        if c <= 0:
+            continue
+        hidden += c
+        p = power[u]
+        per_strength[min(_TOP, units[u].strength + p)] += c
+        worth = values[u] + (0 if units[u].flag else p)
+        for _ in range(c):  # added one by one, as the mean always was
+            total += worth
     below = [0] * (_TOP + 2)
     for k in range(_TOP + 1):
         below[k + 1] = below[k] + per_strength[k]
-    total = 0.0
-    for u in hidden:
-        total += values[u] + (0 if units[u].flag else power[u])
-    return n, below, st.model.flag in hidden, total / n if hidden else 0.0
+    n = max(1, hidden)
+    return n, below, counts[st.model.flag] > 0, total / n if hidden else 0.0
 
 
 class View:
@@ -275,7 +282,7 @@ class Memo:
             board = st.board
             face_up = [board[x][T_UNIT] for x in st.hexes[enemy] if board[x][T_REV]]  # type: ignore[index]
             self._state, self._seen = st, st.shown[enemy]
-            self._hidden = count_hidden(st, hidden_units(st, enemy, face_up), values) + ({},)
+            self._hidden = count_hidden(st, hidden_counts(st, enemy, face_up), values) + ({},)
         return self._hidden
 
     def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int],
