@@ -38,17 +38,28 @@ def roll_decision(name: str) -> Decision:
 
 
 
-_CHECKS: dict[int, tuple[Ability, tuple]] = {}
+_CHECKS: dict[int, tuple[Ability, tuple, bool]] = {}
 
 
 def _checks(ab: Ability) -> tuple:
     """The (allowed, effect) pairs a special action's targets must pass (none for effects that
     fit any target); the same for every use of the ability, so worked out once."""
+    return _ability_facts(ab)[1]
+
+
+def _keeps(ab: Ability) -> bool:
+    """Whether a special action's targets may be kept between steps (see `_token_specials`)."""
+    return _ability_facts(ab)[2]
+
+
+def _ability_facts(ab: Ability) -> tuple[Ability, tuple, bool]:
     known = _CHECKS.get(id(ab))
     if known is None or known[0] is not ab:
         known = _CHECKS[id(ab)] = (ab, tuple((HANDLERS[e.kind][1], e) for e in ab.effects
-                                            if HANDLERS[e.kind][1] is not always))
-    return known[1]
+                                             if HANDLERS[e.kind][1] is not always),
+                                   all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
+                                   and not (ab.types and ab.target in ("own", "any")))
+    return known
 
 
 class FDState:
@@ -271,15 +282,20 @@ class FDState:
         steps = self._steps
         if steps:
             m = self.model
+            pop = steps.pop
             for x in m.reach[h]:
-                steps.pop(x, None)
-            units = m.units
+                pop(x, None)
+            ranged = m.ranged
             for x in m.shot_from[h]:
                 known = steps.get(x)
-                if known is not None and units[known[0]].attack == "ranged":
+                if known is not None and ranged[known[0]]:
                     del steps[x]
-        if self._specials:
-            self._aimed_at(h)
+        specials = self._specials
+        if specials:
+            near = self.model.board.dist[h]
+            aim = self.model.aim
+            for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+                del specials[x]
 
     def _aimed_at(self, h: int) -> None:
         """Hex h changed: the special actions that can aim at it are listed again."""
@@ -424,7 +440,8 @@ class FDState:
                 self.current = s
                 unit = self.model.units[self.to_place[s][0]]
                 board = self.model.board
-                free = [h for h in board.zone_hexes[s] if self.board[h] is None and self.can_stand(unit.idx, h)]
+                tokens, flyers_only, flying = self.board, board.flyers_only, unit.flying
+                free = [h for h in board.zone_hexes[s] if tokens[h] is None and (flying or not flyers_only[h])]  # can_stand
                 return self._publish(s, "deploy", f"Deploy your army in secret: place the {unit.name}",
                                      [("place", h) for h in free], lambda: [f"Place {unit.name} on {board.labels[h]}" for h in free],
                                      secret=True)
@@ -508,8 +525,9 @@ class FDState:
         only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
         again only after a token within reach arrives or leaves (`_moved`) or, for special
         actions, turns face up (`_aimed_at`); the rest is listed afresh."""
-        units = self.model.units
-        acting = self.model.acting
+        m = self.model
+        acts = m.acts
+        acting = m.acting
         board = self.board
         steps = self._steps
         specials = self._specials
@@ -521,12 +539,11 @@ class FDState:
             if t[T_FROZEN]:  # type: ignore[index]
                 continue
             unit = t[T_UNIT]
-            u = units[unit]
-            if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
+            if acts[unit] + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
             known = steps.get(h)
             if known is None or known[0] != unit:
-                known = steps[h] = (unit, self._token_steps(seat, h, u))
+                known = steps[h] = (unit, self._token_steps(seat, h, m.units[unit]))
             run = known[1]
             if run:
                 moves += run
@@ -549,12 +566,8 @@ class FDState:
         None (listed afresh every time). They can be kept when they read nothing but the acting
         unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
         for (a redaction or a resample changes the units under face-down tokens in place)."""
-        out = []
-        for ab in self.model.acting[unit]:
-            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
-                    and not (ab.types and ab.target in ("own", "any")))
-            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
-        return tuple(out)
+        return tuple([(ab, self._special_moves(seat, h, unit, ab) if _keeps(ab) else None)
+                      for ab in self.model.acting[unit]])
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
