@@ -32,7 +32,7 @@ class Planner:
     bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
     from the enemy's start zone."""
 
-    __slots__ = ("values", "front", "strength", "lanes")
+    __slots__ = ("values", "front", "strength", "lanes", "fixed")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
@@ -40,6 +40,7 @@ class Planner:
         b = model.board
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
         self.lanes = _lanes(b.neighbours)
+        self.fixed = tuple(tuple(_fixed_score(ab) for ab in u.abilities) for u in model.units)
 
 
 _PLANNERS: dict[int, tuple[Model, Planner]] = {}
@@ -74,6 +75,21 @@ def _value(model: Model, unit: int) -> float:
 def _ability_worth(ab: Ability) -> float:
     odds = 1.0 if ab.d10 is None else (ab.d10[1] - ab.d10[0] + 1) / 10
     return odds * sum(_EFFECT_VALUE.get(e.kind, 0.3) + (1.5 if e.kind == "destroy" else 0) for e in ab.effects)
+
+
+_READS_BOARD = frozenset({"destroy", "boost", "weaken", "freeze", "teleport"})
+"""Effects whose worth depends on the target and the board (see `HeuristicBot._ability_score`)."""
+
+
+def _fixed_score(ab: Ability) -> float | None:
+    """The heuristic's score of a special action whose effects are worth the same on any target
+    (summed in the same order as `_ability_score`); None when it depends on the target."""
+    if any(e.kind in _READS_BOARD for e in ab.effects):
+        return None
+    score = 0.0
+    for e in ab.effects:
+        score += _EFFECT_VALUE.get(e.kind, 0.2)
+    return _odds(ab) * score
 
 
 def _odds(ab: Ability) -> float:
@@ -416,14 +432,18 @@ class HeuristicBot:
         view = self._view(st)
         urge = min(1.5, st.turn / 50)
         board, power, values, units = st.board, st.power, view.values, st.model.units
-        printed = planner(st.model).strength
+        plan = planner(st.model)
+        printed, fixed = plan.strength, plan.fixed
         kept = self._runs
         parts = []
+        scoring = False  # what scoring a run reads, looked up at the first run to score
         for run in st.groups:
             first = run[0]
             h = first[1]
             if first[0] == "ability":
-                parts.append([self._ability_score(st, view, mv, urge) for mv in run])
+                score = fixed[board[h][T_UNIT]][first[2]]  # type: ignore[index]
+                parts.append([self._ability_score(st, view, mv, urge) for mv in run] if score is None
+                             else [score] * len(run))
                 continue
             t = board[h]
             u = t[T_UNIT]  # type: ignore[index]
@@ -432,40 +452,47 @@ class HeuristicBot:
                 mine = 0
             my_val = values[u] + (0 if units[u].flag else power[u])
             known = kept.get(id(run))
-            if known is None or known[0] is not run or known[1] != mine or known[2] != my_val:
-                known = kept[id(run)] = (run, mine, my_val, self._run_scores(view, run, h, mine, my_val, urge))
-            parts.append(known[3])
+            if known is not None and known[0] is run and known[1] == mine and known[2] == my_val:
+                parts.append(known[3])
+                continue
+            if not scoring:
+                scoring = True
+                calm = 1 - 0.5 * urge
+                fights = bool(view.enemies)
+                near = view.near if fights else None
+                adjacent = view.adjacent
+                threat, threats = view.threat, view._threat
+                fight_odds = view.fight_odds
+                keen, wary, eager = 0.3 * urge, 1 - 0.3 * urge, 0.5 * urge
+                pull0 = 2 * urge
+            # the run's moves, attacks and shots from hex h
+            if fights:
+                pull = 0.15 + 0.1 * mine + pull0
+                here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+                near_h = near[h]  # type: ignore[index]
+            out = []
+            for mv in run:
+                kind = mv[0]
+                if kind == "move":
+                    if near is None:
+                        out.append(0.0)
+                        continue
+                    b = mv[2]
+                    if b in adjacent:
+                        w = threats.get(mine << 16 | b)
+                        danger = (threat(b, mine) if w is None else w) * my_val
+                    else:
+                        danger = 0.0
+                    out.append(pull * (near_h - near[b]) - (danger - here) * calm)
+                else:
+                    win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
+                    out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
+            kept[id(run)] = (run, mine, my_val, out)
+            parts.append(out)
         rnd = self.rng.random
         scores = [s + rnd() * 0.05 for s in chain.from_iterable(parts)]  # the noise, in option order
         best = max(scores)
         return scores.index(best) if best > -1e9 else 0
-
-    def _run_scores(self, view: View, run: tuple, h: int, mine: int, my_val: float, urge: float) -> list[float]:
-        """The scores (before noise) of one token's moves, attacks and shots from hex h."""
-        calm = 1 - 0.5 * urge
-        fights = bool(view.enemies)
-        adjacent = view.adjacent
-        threat = view.threat
-        pull = here = 0.0
-        near = view.near if fights else None
-        if fights:
-            pull = 0.15 + 0.1 * mine + 2 * urge
-            here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
-        out = []
-        for mv in run:
-            kind = mv[0]
-            if kind == "move":
-                if near is None:
-                    score = 0.0
-                else:
-                    b = mv[2]
-                    # danger(b) - here
-                    score = pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm
-            else:
-                win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
-                score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
-            out.append(score)
-        return out
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:
