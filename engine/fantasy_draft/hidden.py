@@ -142,6 +142,8 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     for _, t in hidden:
         t[T_STEP] = -1
     _canonical(st, hidden, sorted(u for _, u, _ in saved))
+    if saved:
+        st.units_changed()
     return ((), saved, steps)
 
 
@@ -163,6 +165,8 @@ def restore(st: "FDState", token: Any) -> None:
     for t, unit, step in saved:
         t[T_UNIT] = unit
         t[T_STEP] = step
+    if saved:
+        st.units_changed()
     actions = st.actions
     for i, a in steps:
         actions[i] = a
@@ -216,3 +220,4 @@ def resample(st: "FDState", seat: int, rng: random.Random) -> None:
     units = hidden_units(st, enemy)
     rng.shuffle(units)
     _assign(st, hexes, units, lambda fits: fits[rng.randrange(len(fits))])
+    st.units_changed()

@@ -57,8 +57,7 @@ def _ability_facts(ab: Ability) -> tuple[Ability, tuple, bool]:
     if known is None or known[0] is not ab:
         known = _CHECKS[id(ab)] = (ab, tuple((HANDLERS[e.kind][1], e) for e in ab.effects
                                              if HANDLERS[e.kind][1] is not always),
-                                   all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
-                                   and not (ab.types and ab.target in ("own", "any")))
+                                   all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects))
     return known
 
 
@@ -338,6 +337,12 @@ class FDState:
             if t is not None:
                 self.hexes[t[T_OWN]].append(h)
 
+    def units_changed(self) -> None:
+        """The units under some tokens were changed in place (a redaction, its undoing, a
+        resample): the kept targets of special actions, which may read them, are listed again.
+        (Moves and attacks read only where tokens stand and whose they are.)"""
+        self._specials = {}
+
     def remove(self, h: int) -> None:
         """A unit leaves the game: its power tokens return, triggers fire, a lost flag ends the game."""
         t = self.board[h]
@@ -564,8 +569,9 @@ class FDState:
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
         """Each special action of the unit with its moves from hex h when they can be kept, else
         None (listed afresh every time). They can be kept when they read nothing but the acting
-        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
-        for (a redaction or a resample changes the units under face-down tokens in place)."""
+        unit and the tokens within its range: checks in `NEAR_ONLY` (the types an ability asks
+        for are read from those tokens too). A redaction or a resample changes the units under
+        face-down tokens in place, so they drop what was kept (`units_changed`)."""
         return tuple([(ab, self._special_moves(seat, h, unit, ab) if _keeps(ab) else None)
                       for ab in self.model.acting[unit]])
 
