@@ -1,9 +1,10 @@
 """Fantasy Draft bots: a heuristic player and the evaluation function for the search bot.
 
-The heuristic reads the structured moves the rules publish (`state.moves`, `state.dkind`) and
-only what its seat may see: its own tokens, face-up enemy tokens, and for a face-down enemy the
-odds over the units that token could still be (`hidden_counts`). It never looks at a face-down
-token's unit, so it plays the same on the full state and on a redacted one.
+The heuristic reads the structured moves the rules publish (`state.moves`, in play their runs
+`state.groups`, and `state.dkind`) and only what its seat may see: its own tokens, face-up enemy
+tokens, and for a face-down enemy the odds over the units that token could still be
+(`hidden_counts`). It never looks at a face-down token's unit, so it plays the same on the full
+state and on a redacted one.
 """
 from __future__ import annotations
 
@@ -179,12 +180,12 @@ class View:
         self.values = planner(m).values
         board = st.board
         self.enemies = enemies = st.hexes[enemy]  # read only
-        units = m.units
         self._memo = memo = memo if memo is not None else Memo()
         self.hidden_n, self.below, self.flag_hidden, self.hidden_value, self._odds = memo.hidden(st, enemy, self.values)
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
-        self.targets = [x for x in enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]  # type: ignore[index]
+        acts = m.acts
+        self.targets = [x for x in enemies if not (t := board[x])[T_REV] or acts[t[T_UNIT]] > 0]  # type: ignore[index]
         if not self.targets:
             self.targets = enemies
         self._near: Sequence[int] | None = None

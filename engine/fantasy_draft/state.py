@@ -99,7 +99,7 @@ class FDState:
         self._decision: Decision | None = None
         self.moves: list[tuple] = []
         self.dkind = ""
-        self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
+        self._turn_moves: tuple[list[tuple], list[tuple]] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
         self.shown = [0, 0]
@@ -459,11 +459,11 @@ class FDState:
         self.current = seat
         self.actions_left = self.model.rules.actions
         self.once_used = []
-        moves = self.play_moves(seat)
-        if not moves:
+        listed = self._play_options(seat)
+        if not listed[0]:
             self._end([1 - seat], "no-actions")
             return
-        self._turn_moves = moves  # nothing changes before _play_step asks for them again
+        self._turn_moves = listed  # nothing changes before _play_step asks for them again
 
     def _end_turn(self) -> None:
         seat = self.current
@@ -483,10 +483,11 @@ class FDState:
     def _play_step(self) -> bool:
         if self._check_armies():
             return False
-        moves, self._turn_moves = self._turn_moves, None
+        listed, self._turn_moves = self._turn_moves, None
         if self.actions_left > 0:
-            if moves is None:
-                moves = self.play_moves(self.current)
+            if listed is None:
+                listed = self._play_options(self.current)
+            moves, self.groups = listed
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
                 return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
@@ -522,14 +523,19 @@ class FDState:
 
     # ------------------------------------------------------------------ legal moves of a turn
     def play_moves(self, seat: int) -> list[tuple]:
-        """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
+        """Every legal action of `seat` now, as structured moves (their text: `play_labels`)."""
+        return self._play_options(seat)[0]
+
+    def _play_options(self, seat: int) -> tuple[list[tuple], list[tuple]]:
+        """`play_moves`, and the same moves in runs that share the acting token (`groups`).
 
         What a token may do depends on its unit and on the tokens within reach of it,
         and on the turn only through actions left, abilities used once and power tokens. So each
         token's moves and attacks (`_steps`), and the targets of its special actions that read
-        only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
+        only the tokens near it (`_token_specials`, `_specials`), are kept per hex and listed
         again only after a token within reach arrives or leaves (`_moved`) or, for special
-        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
+        actions, turns face up (`_aimed_at`) or has its unit changed in place
+        (`units_changed`); the rest is listed afresh."""
         m = self.model
         acts = m.acts
         acting = m.acting
@@ -538,7 +544,7 @@ class FDState:
         specials = self._specials
         left = self.actions_left
         moves: list[tuple] = []
-        self.groups = groups = []
+        groups: list[tuple] = []
         for h in self.hexes[seat]:
             t = board[h]
             if t[T_FROZEN]:  # type: ignore[index]
@@ -564,7 +570,7 @@ class FDState:
                     if run:
                         moves += run
                         groups.append(run)
-        return moves
+        return moves, groups
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
         """Each special action of the unit with its moves from hex h when they can be kept, else
