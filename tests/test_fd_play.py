@@ -153,3 +153,53 @@ def test_the_options_offered_are_those_listed_from_scratch_at_every_step(bot: st
                 checked += 1
             st.apply(sample_chance(rng, d) if d.player < 0 else bots[d.player].choose(st, d))
     assert checked > 2000
+
+
+def test_kept_targets_of_special_actions_follow_the_units_a_resample_or_a_redaction_changes() -> None:
+    """Special actions whose targets read the units of nearby tokens (a swap, a boost for some
+    unit types) keep them between steps; a resample or a redaction changes the units under
+    face-down tokens in place, and the options listed afterwards equal those of a copy that
+    has forgotten everything it kept."""
+    import random
+
+    def fresh(st, seat: int) -> list:
+        twin = st.clone()
+        twin.board_changed()
+        return twin.play_moves(seat)
+
+    checked = 0
+    for i in range(12):
+        rec = play_game(SPEC, model(), 2, derive_seed(31, i), ["heuristic"])
+        st = SPEC.new_state(model(), 2, {})
+        for n, action in enumerate(rec.actions):
+            if st.dkind == "play" and n % 3 == 0:
+                seat = st.current
+                sampled = st.clone()
+                sampled.play_moves(1 - seat)  # what the other seat keeps, before its units change
+                sampled.resample(seat, random.Random(n))
+                assert sampled.play_moves(1 - seat) == fresh(sampled, 1 - seat), f"game {i}, action {n}"
+                token = st.redact(1 - seat)
+                assert st.play_moves(seat) == fresh(st, seat), f"game {i}, action {n}, redacted"
+                st.restore(token)
+                assert st.play_moves(seat) == fresh(st, seat), f"game {i}, action {n}, restored"
+                checked += 1
+            st.apply(action)
+    assert checked > 300
+
+
+def test_the_nearest_enemy_from_packed_rows_equals_a_sweep_of_the_board() -> None:
+    """The heuristic finds the steps to the nearest enemy from every hex at once, one byte per
+    hex in a whole integer; it equals a breadth-first sweep from the enemies."""
+    import random
+
+    from engine.fantasy_draft.bots import _nearest_lanes, _nearest_map, planner
+
+    m = model()
+    lanes = planner(m).lanes
+    assert lanes is not None
+    rng = random.Random(5)
+    hexes = range(len(m.board.labels))
+    for size in (1, 2, 5, 12, 26, len(hexes)):
+        for _ in range(20):
+            targets = rng.sample(hexes, size)
+            assert list(_nearest_lanes(lanes, targets)) == _nearest_map(m.board.neighbours, targets)

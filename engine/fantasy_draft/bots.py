@@ -1,17 +1,19 @@
 """Fantasy Draft bots: a heuristic player and the evaluation function for the search bot.
 
-The heuristic reads the structured moves the rules publish (`state.moves`, `state.dkind`) and
-only what its seat may see: its own tokens, face-up enemy tokens, and for a face-down enemy the
-odds over the units that token could still be (`hidden_units`). It never looks at a face-down
-token's unit, so it plays the same on the full state and on a redacted one.
+The heuristic reads the structured moves the rules publish (`state.moves`, in play their runs
+`state.groups`, and `state.dkind`) and only what its seat may see: its own tokens, face-up enemy
+tokens, and for a face-down enemy the odds over the units that token could still be
+(`hidden_counts`). It never looks at a face-down token's unit, so it plays the same on the full
+state and on a redacted one.
 """
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from itertools import chain
+from typing import Any, Iterable, Sequence
 
 from engine.core.api import Decision
-from engine.fantasy_draft.hidden import hidden_units
+from engine.fantasy_draft.hidden import hidden_counts
 from engine.fantasy_draft.model import Ability, Model
 from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT, FDState
 
@@ -31,13 +33,15 @@ class Planner:
     bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
     from the enemy's start zone."""
 
-    __slots__ = ("values", "front", "strength")
+    __slots__ = ("values", "front", "strength", "lanes", "fixed")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
         self.strength = [u.strength for u in model.units]
         b = model.board
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
+        self.lanes = _lanes(b.neighbours)
+        self.fixed = tuple(tuple(_fixed_score(ab) for ab in u.abilities) for u in model.units)
 
 
 _PLANNERS: dict[int, tuple[Model, Planner]] = {}
@@ -74,6 +78,21 @@ def _ability_worth(ab: Ability) -> float:
     return odds * sum(_EFFECT_VALUE.get(e.kind, 0.3) + (1.5 if e.kind == "destroy" else 0) for e in ab.effects)
 
 
+_READS_BOARD = frozenset({"destroy", "boost", "weaken", "freeze", "teleport"})
+"""Effects whose worth depends on the target and the board (see `HeuristicBot._ability_score`)."""
+
+
+def _fixed_score(ab: Ability) -> float | None:
+    """The heuristic's score of a special action whose effects are worth the same on any target
+    (summed in the same order as `_ability_score`); None when it depends on the target."""
+    if any(e.kind in _READS_BOARD for e in ab.effects):
+        return None
+    score = 0.0
+    for e in ab.effects:
+        score += _EFFECT_VALUE.get(e.kind, 0.2)
+    return _odds(ab) * score
+
+
 def _odds(ab: Ability) -> float:
     return 1.0 if ab.d10 is None else (ab.d10[1] - ab.d10[0] + 1) / 10
 
@@ -93,23 +112,60 @@ def _nearest_map(neighbours: tuple[tuple[int, ...], ...], targets: list[int]) ->
     return near
 
 
-def count_hidden(st: FDState, hidden: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
-    """What the face-down enemy tokens may be: how many there are (at least 1, it divides), how
-    many are weaker than each strength (`below[k]`: strength under k, capped at 5 as on the odds
-    table), whether the flag is among them, and their mean worth."""
+_HIGH: dict[int, int] = {}
+"""Per board size: the top bit of every 8-bit lane (see `_lanes`)."""
+
+
+def _lanes(neighbours: tuple[tuple[int, ...], ...]) -> tuple[int, ...] | None:
+    """Per hex h, the steps from h to every hex packed one byte per hex into one integer, so
+    that the nearest of many targets is found for the whole board at once (`_nearest_lanes`);
+    None when some hex is 128 steps away or cannot be reached (the sweep then does it)."""
+    rows = [_nearest_map(neighbours, [h]) for h in range(len(neighbours))]
+    if any(d < 0 or d > 127 for row in rows for d in row):
+        return None
+    return tuple(int.from_bytes(bytes(row), "little") for row in rows)
+
+
+def _nearest_lanes(lanes: tuple[int, ...], targets: list[int]) -> bytes:
+    """`_nearest_map` from packed rows: the lane-wise minimum of the targets' rows, eight bits
+    per hex, in a few operations on whole integers per target (steps are below 128, so a lane
+    never borrows from the next)."""
+    n = len(lanes)
+    high = _HIGH.get(n)
+    if high is None:
+        high = _HIGH[n] = int.from_bytes(b"\x80" * n, "little")
+    near = lanes[targets[0]]
+    for t in targets[1:]:
+        row = lanes[t]
+        smaller = ((((near | high) - row) & high) >> 7) * 255  # 255 in the lanes where row <= near
+        near ^= (near ^ row) & smaller
+    return near.to_bytes(n, "little")
+
+
+def count_hidden(st: FDState, counts: list[int], values: list[float]) -> tuple[int, list[int], bool, float]:
+    """What the face-down enemy tokens may be, from how many of each unit they hide
+    (`hidden_counts`): how many there are (at least 1, it divides), how many are weaker than each
+    strength (`below[k]`: strength under k, capped at 5 as on the odds table), whether the flag is among
+    them, and their mean worth."""
     units = st.model.units
     power = st.power
-    n = max(1, len(hidden))
     per_strength = [0] * (_TOP + 1)
-    for u in hidden:
-        per_strength[min(_TOP, units[u].strength + power[u])] += 1
+    hidden = 0
+    total = 0.0
+    for u, c in enumerate(counts):
+        if c <= 0:
+            continue
+        hidden += c
+        p = power[u]
+        per_strength[min(_TOP, units[u].strength + p)] += c
+        worth = values[u] + (0 if units[u].flag else p)
+        for _ in range(c):  # added one by one, as the mean always was
+            total += worth
     below = [0] * (_TOP + 2)
     for k in range(_TOP + 1):
         below[k + 1] = below[k] + per_strength[k]
-    total = 0.0
-    for u in hidden:
-        total += values[u] + (0 if units[u].flag else power[u])
-    return n, below, st.model.flag in hidden, total / n if hidden else 0.0
+    n = max(1, hidden)
+    return n, below, counts[st.model.flag] > 0, total / n if hidden else 0.0
 
 
 class View:
@@ -124,23 +180,23 @@ class View:
         self.values = planner(m).values
         board = st.board
         self.enemies = enemies = st.hexes[enemy]  # read only
-        units = m.units
         self._memo = memo = memo if memo is not None else Memo()
         self.hidden_n, self.below, self.flag_hidden, self.hidden_value, self._odds = memo.hidden(st, enemy, self.values)
         # worth walking to: face-down tokens (one may be the flag) and enemies that can move; a
         # revealed trap is only in the way
-        self.targets = [x for x in enemies if not board[x][T_REV] or units[board[x][T_UNIT]].actions > 0]  # type: ignore[index]
+        acts = m.acts
+        self.targets = [x for x in enemies if not (t := board[x])[T_REV] or acts[t[T_UNIT]] > 0]  # type: ignore[index]
         if not self.targets:
             self.targets = enemies
-        self._near: list[int] | None = None
+        self._near: Sequence[int] | None = None
         self._adjacent: dict[int, list[int]] | None = None
         self._threat: dict[int, float] = {}
 
     @property
-    def near(self) -> list[int]:
+    def near(self) -> Sequence[int]:
         """Per hex: steps to the closest enemy worth reaching (see `Memo`)."""
         if self._near is None:
-            self._near = self._memo.near(self.m.board.neighbours, self.targets)
+            self._near = self._memo.near(self.m.board.neighbours, self.targets, planner(self.m).lanes)
         return self._near
 
     @property
@@ -229,7 +285,7 @@ class Memo:
 
     def __init__(self) -> None:
         self._targets: list[int] | None = None
-        self._near: list[int] = []
+        self._near: Sequence[int] = []
         self._enemies: list[int] | None = None
         self._adjacent: dict[int, list[int]] = {}
         self._state: FDState | None = None
@@ -238,18 +294,21 @@ class Memo:
 
     def hidden(self, st: FDState, enemy: int, values: list[float]) -> tuple:
         """What the face-down tokens of `enemy` may be (`count_hidden`), kept while the same
-        state shows the same armies (`FDState.seen`); with the odds asked of it so far."""
-        if st is not self._state or st.seen != self._seen:
+        state shows the same enemy army (`FDState.shown`); with the odds asked of it so far."""
+        if st is not self._state or st.shown[enemy] != self._seen:
             board = st.board
             face_up = [board[x][T_UNIT] for x in st.hexes[enemy] if board[x][T_REV]]  # type: ignore[index]
-            self._state, self._seen = st, st.seen
-            self._hidden = count_hidden(st, hidden_units(st, enemy, face_up), values) + ({},)
+            self._state, self._seen = st, st.shown[enemy]
+            self._hidden = count_hidden(st, hidden_counts(st, enemy, face_up), values) + ({},)
         return self._hidden
 
-    def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int]) -> list[int]:
-        """Per hex: steps to the closest of `targets`."""
+    def near(self, neighbours: tuple[tuple[int, ...], ...], targets: list[int],
+             lanes: tuple[int, ...] | None = None) -> Sequence[int]:
+        """Per hex: steps to the closest of `targets` (from the packed rows when there are some)."""
         if targets != self._targets:
-            self._targets, self._near = list(targets), _nearest_map(neighbours, targets)
+            self._targets = list(targets)
+            self._near = (_nearest_lanes(lanes, targets) if lanes is not None and targets
+                          else _nearest_map(neighbours, targets))
         return self._near
 
     def adjacent(self, neighbours: tuple[tuple[int, ...], ...], enemies: list[int]) -> dict[int, list[int]]:
@@ -283,13 +342,17 @@ class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
 
-    __slots__ = ("seat", "rng", "_memo")
+    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs")
     reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
         self._memo = Memo()
+        self._last: View | None = None  # the view of the last play decision, and what it read:
+        self._turn = self._seen = -1
+        self._enemies: list[int] = []
+        self._runs: dict[int, tuple] = {}  # id(run) -> (run, strength, worth, its scores)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
@@ -349,53 +412,88 @@ class HeuristicBot:
         return pick
 
     # ------------------------------------------------------------------ play
+    def _view(self, st: FDState) -> View:
+        """This decision's view: the last one while nothing it reads changed (same state, turn,
+        armies as both seats know them, enemy hexes), and then the scores kept with it hold too."""
+        enemy = 1 - self.seat
+        enemies = st.hexes[enemy]
+        view = self._last
+        if (view is None or view.st is not st or self._turn != st.turn or self._seen != st.shown[enemy]
+                or self._enemies != enemies):
+            view = self._last = View(st, self.seat, self._memo)
+            self._turn, self._seen, self._enemies = st.turn, st.shown[enemy], list(enemies)
+            self._runs = {}
+        return view
+
     def _play(self, st: FDState) -> int:
-        """Score every option and take the best. Options come grouped by the token that acts, so
-        what depends only on that token (its strength, worth, and the danger where it stands) is
-        worked out once per token."""
-        view = View(st, self.seat, self._memo)
+        """Score every option and take the best, with a little noise. Options come in runs that
+        share the acting token (`FDState.groups`); the scores of a run of moves and attacks
+        depend only on the view, the turn and the token's strength and worth, so they are kept
+        with the view and worked out again only for the runs the rules listed anew."""
+        view = self._view(st)
         urge = min(1.5, st.turn / 50)
-        calm = 1 - 0.5 * urge
         board, power, values, units = st.board, st.power, view.values, st.model.units
-        rnd = self.rng.random
-        fights = bool(view.enemies)
-        near = view.near if fights else None
-        adjacent = view.adjacent
-        printed = planner(st.model).strength
-        best, pick = -1e9, 0
-        src = -1
-        mine = 0
-        my_val = pull = here = 0.0
-        threat = view.threat
-        for i, mv in enumerate(st.moves):
-            kind, h = mv[0], mv[1]
-            if h != src:
-                src = h
-                t = board[h]
-                u = t[T_UNIT]  # type: ignore[index]
-                mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
-                if mine < 0:
-                    mine = 0
-                my_val = values[u] + (0 if units[u].flag else power[u])
-                if fights:
-                    pull = 0.15 + 0.1 * mine + 2 * urge
-                    here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
-            if kind == "move":
-                if near is None:
-                    score = 0.0
-                else:
+        plan = planner(st.model)
+        printed, fixed = plan.strength, plan.fixed
+        kept = self._runs
+        parts = []
+        scoring = False  # what scoring a run reads, looked up at the first run to score
+        for run in st.groups:
+            first = run[0]
+            h = first[1]
+            if first[0] == "ability":
+                score = fixed[board[h][T_UNIT]][first[2]]  # type: ignore[index]
+                parts.append([self._ability_score(st, view, mv, urge) for mv in run] if score is None
+                             else [score] * len(run))
+                continue
+            t = board[h]
+            u = t[T_UNIT]  # type: ignore[index]
+            mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
+            if mine < 0:
+                mine = 0
+            my_val = values[u] + (0 if units[u].flag else power[u])
+            known = kept.get(id(run))
+            if known is not None and known[0] is run and known[1] == mine and known[2] == my_val:
+                parts.append(known[3])
+                continue
+            if not scoring:
+                scoring = True
+                calm = 1 - 0.5 * urge
+                fights = bool(view.enemies)
+                near = view.near if fights else None
+                adjacent = view.adjacent
+                threat, threats = view.threat, view._threat
+                fight_odds = view.fight_odds
+                keen, wary, eager = 0.3 * urge, 1 - 0.3 * urge, 0.5 * urge
+                pull0 = 2 * urge
+            # the run's moves, attacks and shots from hex h
+            if fights:
+                pull = 0.15 + 0.1 * mine + pull0
+                here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
+                near_h = near[h]  # type: ignore[index]
+            out = []
+            for mv in run:
+                kind = mv[0]
+                if kind == "move":
+                    if near is None:
+                        out.append(0.0)
+                        continue
                     b = mv[2]
-                    # danger(b) - here
-                    score = pull * (near[h] - near[b]) - ((threat(b, mine) * my_val if b in adjacent else 0.0) - here) * calm
-            elif kind == "ability":
-                score = self._ability_score(st, view, mv, urge)
-            else:
-                win, tie, loss, val = view.fight_odds(mine, mv[2], kind == "shoot")
-                score = (win + 0.3 * urge) * val - loss * my_val * (1 - 0.3 * urge) + tie * (val - my_val) * 0.5 + 0.5 * urge
-            score = score + rnd() * 0.05
-            if score > best:
-                best, pick = score, i
-        return pick
+                    if b in adjacent:
+                        w = threats.get(mine << 16 | b)
+                        danger = (threat(b, mine) if w is None else w) * my_val
+                    else:
+                        danger = 0.0
+                    out.append(pull * (near_h - near[b]) - (danger - here) * calm)
+                else:
+                    win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
+                    out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
+            kept[id(run)] = (run, mine, my_val, out)
+            parts.append(out)
+        rnd = self.rng.random
+        scores = [s + rnd() * 0.05 for s in chain.from_iterable(parts)]  # the noise, in option order
+        best = max(scores)
+        return scores.index(best) if best > -1e9 else 0
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:

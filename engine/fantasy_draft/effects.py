@@ -120,7 +120,9 @@ HANDLERS: dict[str, tuple[Handler, Allowed]] = {
 
 EFFECT_KINDS: frozenset[str] = frozenset(HANDLERS)
 
-NEAR_ONLY: frozenset[Allowed] = frozenset({always, reveal_allowed, teleport_allowed})
-"""The `allowed` checks that read only the acting unit and which hexes near it hold whose token,
-face up or not: no other token's unit, no count of the turn or of the supply. A special action
-whose checks are all among them keeps the same targets until a token within its range changes."""
+NEAR_ONLY: frozenset[Allowed] = frozenset({always, reveal_allowed, teleport_allowed, swap_allowed})
+"""The `allowed` checks that read only the acting unit and the tokens near it (whose, face up or
+not, which unit): no count of the turn or of the supply. A special action whose checks are all
+among them keeps the same targets until a token within its range arrives, leaves or turns face
+up, or the units under face-down tokens are changed in place (a redaction or a resample, which
+drop every kept target list)."""

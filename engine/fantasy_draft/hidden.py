@@ -66,7 +66,16 @@ def observation(st: "FDState", seat: int) -> dict[str, Any]:
 
 def hidden_units(st: "FDState", enemy: int, face_up: list[int] | None = None) -> list[int]:
     """The units of `enemy` that `1 - enemy` cannot tell apart: army less removed less face up
-    (`face_up`: the units of `enemy`'s face-up tokens on the board, when the caller has them).
+    (`face_up`: the units of `enemy`'s face-up tokens on the board, when the caller has them)."""
+    out: list[int] = []
+    for u, n in enumerate(hidden_counts(st, enemy, face_up)):
+        if n > 0:
+            out += [u] * n
+    return out
+
+
+def hidden_counts(st: "FDState", enemy: int, face_up: list[int] | None = None) -> list[int]:
+    """`hidden_units` as a count per unit (a count at or below 0: none).
 
     Counted in a list indexed by unit (a Counter is several times slower here, and bots ask at
     every decision)."""
@@ -81,11 +90,7 @@ def hidden_units(st: "FDState", enemy: int, face_up: list[int] | None = None) ->
         face_up = [t[T_UNIT] for t in st.board if t is not None and t[T_REV] and t[T_OWN] == enemy]
     for u in face_up:
         left[u] -= 1
-    out: list[int] = []
-    for u, n in enumerate(left):
-        if n > 0:
-            out += [u] * n
-    return out
+    return left
 
 
 def _need(st: "FDState", t: list[int]) -> int:
@@ -137,6 +142,8 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     for _, t in hidden:
         t[T_STEP] = -1
     _canonical(st, hidden, sorted(u for _, u, _ in saved))
+    if saved:
+        st.units_changed()
     return ((), saved, steps)
 
 
@@ -158,6 +165,8 @@ def restore(st: "FDState", token: Any) -> None:
     for t, unit, step in saved:
         t[T_UNIT] = unit
         t[T_STEP] = step
+    if saved:
+        st.units_changed()
     actions = st.actions
     for i, a in steps:
         actions[i] = a
@@ -211,3 +220,4 @@ def resample(st: "FDState", seat: int, rng: random.Random) -> None:
     units = hidden_units(st, enemy)
     rng.shuffle(units)
     _assign(st, hexes, units, lambda fits: fits[rng.randrange(len(fits))])
+    st.units_changed()

@@ -108,6 +108,10 @@ class Model:
     """Per unit: its special actions (abilities triggered as an action), in printed order."""
     aim: tuple[int, ...] = ()
     """Per unit: the longest range of its special actions (0 for none or for the unit itself)."""
+    acts: tuple[int, ...] = ()
+    """Per unit: its actions per turn (read for every token at every step)."""
+    ranged: tuple[bool, ...] = ()
+    """Per unit: whether it attacks at range."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -218,4 +222,5 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     return Model(rules=rules, board=board, units=tuple(units),
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
                  by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
-                 acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting))
+                 acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting),
+                 acts=tuple(u.actions for u in units), ranged=tuple(u.attack == "ranged" for u in units))

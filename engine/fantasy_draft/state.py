@@ -38,17 +38,27 @@ def roll_decision(name: str) -> Decision:
 
 
 
-_CHECKS: dict[int, tuple[Ability, tuple]] = {}
+_CHECKS: dict[int, tuple[Ability, tuple, bool]] = {}
 
 
 def _checks(ab: Ability) -> tuple:
     """The (allowed, effect) pairs a special action's targets must pass (none for effects that
     fit any target); the same for every use of the ability, so worked out once."""
+    return _ability_facts(ab)[1]
+
+
+def _keeps(ab: Ability) -> bool:
+    """Whether a special action's targets may be kept between steps (see `_token_specials`)."""
+    return _ability_facts(ab)[2]
+
+
+def _ability_facts(ab: Ability) -> tuple[Ability, tuple, bool]:
     known = _CHECKS.get(id(ab))
     if known is None or known[0] is not ab:
         known = _CHECKS[id(ab)] = (ab, tuple((HANDLERS[e.kind][1], e) for e in ab.effects
-                                            if HANDLERS[e.kind][1] is not always))
-    return known[1]
+                                             if HANDLERS[e.kind][1] is not always),
+                                   all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects))
+    return known
 
 
 class FDState:
@@ -89,12 +99,18 @@ class FDState:
         self._decision: Decision | None = None
         self.moves: list[tuple] = []
         self.dkind = ""
-        self._turn_moves: list[tuple] | None = None  # found by _start_turn, used by the next _play_step
+        self._turn_moves: tuple[list[tuple], list[tuple]] | None = None  # found by _start_turn, used by the next _play_step
         self._steps: dict[int, tuple[int, tuple]] = {}  # hex -> (unit, its moves and attacks): see `play_moves`
         self._specials: dict[int, tuple] = {}  # hex -> (unit, its special actions): see `play_moves`
-        self.seen = 0
-        """Bumped whenever what both seats know of the armies changes (a token placed, turned
-        face up or removed, a power token moved), so a bot may keep what it derived from it."""
+        self.shown = [0, 0]
+        """Per seat, bumped whenever what both seats know of its army changes (a token placed,
+        turned face up or removed, a power token moved, a strength bonus given), so a bot may
+        keep what it derived from the other seat's army until it changes."""
+        self.groups: list[tuple] = []
+        """The play moves of the decision in runs that share the acting token: its moves and
+        attacks, then the targets of each of its special actions. A run kept from an earlier
+        decision (see `play_moves`) is the same tuple object, so a bot may keep what it derived
+        from it too."""
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -125,6 +141,7 @@ class FDState:
         twin.actions = list(self.actions)
         twin.reveals = list(self.reveals)
         twin.mana = list(self.mana)
+        twin.shown = list(self.shown)
         twin.pool = list(self.pool)
         twin.drafted = [list(x) for x in self.drafted]
         twin.draft_done = list(self.draft_done)
@@ -141,6 +158,7 @@ class FDState:
         twin.usage = {e: [c[:] for c in v] for e, v in self.usage.items()}
         twin.stats = dict(self.stats)
         twin.moves = list(self.moves)
+        twin.groups = list(self.groups)
         twin._steps = dict(self._steps)
         twin._specials = dict(self._specials)
         return twin
@@ -201,12 +219,14 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_BONUS] += amount
+            self.shown[t[T_OWN]] += 1
 
     def add_power(self, unit: int, amount: int) -> None:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
-        self.seen += 1
+        self.shown[0] += 1  # a hero's owner is not at hand; power moves seldom
+        self.shown[1] += 1
 
     def add_activations(self, h: int, amount: int) -> None:
         t = self.board[h]
@@ -223,7 +243,7 @@ class FDState:
         t = self.board[h]
         if t is not None and not t[T_REV]:
             t[T_REV] = 1
-            self.seen += 1
+            self.shown[t[T_OWN]] += 1
             if self._specials:
                 self._aimed_at(h)
             if t[T_STEP] >= 0:
@@ -261,15 +281,20 @@ class FDState:
         steps = self._steps
         if steps:
             m = self.model
+            pop = steps.pop
             for x in m.reach[h]:
-                steps.pop(x, None)
-            units = m.units
+                pop(x, None)
+            ranged = m.ranged
             for x in m.shot_from[h]:
                 known = steps.get(x)
-                if known is not None and units[known[0]].attack == "ranged":
+                if known is not None and ranged[known[0]]:
                     del steps[x]
-        if self._specials:
-            self._aimed_at(h)
+        specials = self._specials
+        if specials:
+            near = self.model.board.dist[h]
+            aim = self.model.aim
+            for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+                del specials[x]
 
     def _aimed_at(self, h: int) -> None:
         """Hex h changed: the special actions that can aim at it are listed again."""
@@ -306,11 +331,17 @@ class FDState:
         moves again."""
         self._steps = {}
         self._specials = {}
-        self.seen += 1
+        self.shown = [self.shown[0] + 1, self.shown[1] + 1]
         self.hexes = [[], []]
         for h, t in enumerate(self.board):
             if t is not None:
                 self.hexes[t[T_OWN]].append(h)
+
+    def units_changed(self) -> None:
+        """The units under some tokens were changed in place (a redaction, its undoing, a
+        resample): the kept targets of special actions, which may read them, are listed again.
+        (Moves and attacks read only where tokens stand and whose they are.)"""
+        self._specials = {}
 
     def remove(self, h: int) -> None:
         """A unit leaves the game: its power tokens return, triggers fire, a lost flag ends the game."""
@@ -319,7 +350,7 @@ class FDState:
             return
         self.reveal(h)
         self.board[h] = None
-        self.seen += 1
+        self.shown[t[T_OWN]] += 1
         self._left(t[T_OWN], h, -1)
         self._moved(h)
         owner, unit = t[T_OWN], t[T_UNIT]
@@ -414,7 +445,8 @@ class FDState:
                 self.current = s
                 unit = self.model.units[self.to_place[s][0]]
                 board = self.model.board
-                free = [h for h in board.zone_hexes[s] if self.board[h] is None and self.can_stand(unit.idx, h)]
+                tokens, flyers_only, flying = self.board, board.flyers_only, unit.flying
+                free = [h for h in board.zone_hexes[s] if tokens[h] is None and (flying or not flyers_only[h])]  # can_stand
                 return self._publish(s, "deploy", f"Deploy your army in secret: place the {unit.name}",
                                      [("place", h) for h in free], lambda: [f"Place {unit.name} on {board.labels[h]}" for h in free],
                                      secret=True)
@@ -427,11 +459,11 @@ class FDState:
         self.current = seat
         self.actions_left = self.model.rules.actions
         self.once_used = []
-        moves = self.play_moves(seat)
-        if not moves:
+        listed = self._play_options(seat)
+        if not listed[0]:
             self._end([1 - seat], "no-actions")
             return
-        self._turn_moves = moves  # nothing changes before _play_step asks for them again
+        self._turn_moves = listed  # nothing changes before _play_step asks for them again
 
     def _end_turn(self) -> None:
         seat = self.current
@@ -451,10 +483,11 @@ class FDState:
     def _play_step(self) -> bool:
         if self._check_armies():
             return False
-        moves, self._turn_moves = self._turn_moves, None
+        listed, self._turn_moves = self._turn_moves, None
         if self.actions_left > 0:
-            if moves is None:
-                moves = self.play_moves(self.current)
+            if listed is None:
+                listed = self._play_options(self.current)
+            moves, self.groups = listed
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
                 return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
@@ -490,33 +523,42 @@ class FDState:
 
     # ------------------------------------------------------------------ legal moves of a turn
     def play_moves(self, seat: int) -> list[tuple]:
-        """Every legal action of `seat` now, as structured moves (their text: `play_labels`).
+        """Every legal action of `seat` now, as structured moves (their text: `play_labels`)."""
+        return self._play_options(seat)[0]
+
+    def _play_options(self, seat: int) -> tuple[list[tuple], list[tuple]]:
+        """`play_moves`, and the same moves in runs that share the acting token (`groups`).
 
         What a token may do depends on its unit and on the tokens within reach of it,
         and on the turn only through actions left, abilities used once and power tokens. So each
         token's moves and attacks (`_steps`), and the targets of its special actions that read
-        only where tokens stand (`_token_specials`, `_specials`), are kept per hex and listed
+        only the tokens near it (`_token_specials`, `_specials`), are kept per hex and listed
         again only after a token within reach arrives or leaves (`_moved`) or, for special
-        actions, turns face up (`_aimed_at`); the rest is listed afresh."""
-        units = self.model.units
-        acting = self.model.acting
+        actions, turns face up (`_aimed_at`) or has its unit changed in place
+        (`units_changed`); the rest is listed afresh."""
+        m = self.model
+        acts = m.acts
+        acting = m.acting
         board = self.board
         steps = self._steps
         specials = self._specials
         left = self.actions_left
         moves: list[tuple] = []
+        groups: list[tuple] = []
         for h in self.hexes[seat]:
             t = board[h]
             if t[T_FROZEN]:  # type: ignore[index]
                 continue
             unit = t[T_UNIT]
-            u = units[unit]
-            if u.actions + t[T_EXTRA] - t[T_USED] <= 0:
+            if acts[unit] + t[T_EXTRA] - t[T_USED] <= 0:
                 continue
             known = steps.get(h)
             if known is None or known[0] != unit:
-                known = steps[h] = (unit, self._token_steps(seat, h, u))
-            moves += known[1]
+                known = steps[h] = (unit, self._token_steps(seat, h, m.units[unit]))
+            run = known[1]
+            if run:
+                moves += run
+                groups.append(run)
             if acting[unit]:
                 aims = specials.get(h)
                 if aims is None or aims[0] != unit:
@@ -524,20 +566,20 @@ class FDState:
                 for ab, aimed in aims[1]:
                     if ab.cost > left or ab.once_per_turn and (unit, ab.idx) in self.once_used:
                         continue
-                    moves += aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
-        return moves
+                    run = aimed if aimed is not None else self._special_moves(seat, h, unit, ab)
+                    if run:
+                        moves += run
+                        groups.append(run)
+        return moves, groups
 
     def _token_specials(self, seat: int, h: int, unit: int) -> tuple[tuple[Ability, tuple | None], ...]:
         """Each special action of the unit with its moves from hex h when they can be kept, else
         None (listed afresh every time). They can be kept when they read nothing but the acting
-        unit and where tokens stand: checks in `NEAR_ONLY`, and no other token's unit type asked
-        for (a redaction or a resample changes the units under face-down tokens in place)."""
-        out = []
-        for ab in self.model.acting[unit]:
-            kept = (all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects)
-                    and not (ab.types and ab.target in ("own", "any")))
-            out.append((ab, self._special_moves(seat, h, unit, ab) if kept else None))
-        return tuple(out)
+        unit and the tokens within its range: checks in `NEAR_ONLY` (the types an ability asks
+        for are read from those tokens too). A redaction or a resample changes the units under
+        face-down tokens in place, so they drop what was kept (`units_changed`)."""
+        return tuple([(ab, self._special_moves(seat, h, unit, ab) if _keeps(ab) else None)
+                      for ab in self.model.acting[unit]])
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
@@ -624,7 +666,7 @@ class FDState:
             u = self.to_place[s].pop(0)
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
             insort(self.hexes[s], mv[1])
-            self.seen += 1
+            self.shown[s] += 1
             self._moved(mv[1])
         elif kind == "move":
             t = self._activate(mv[1])
