@@ -68,3 +68,69 @@ def test_where_play_starts_must_be_a_real_place(tmp_path: Path, setup: str, mess
     proc = run_cli("scenario", str(path))
     assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
     assert message in proc.stdout, proc.stdout
+
+
+# --------------------------------------------------------------------------- broken content
+CONTENT = ROOT / "content" / "kingdoms"
+
+# (what is wrong, file, text replaced, replacement, where the error points ('|' marks the column),
+#  which occurrence of that text, words of the message)
+BROKEN = [
+    ("two-events-on-one-roll", "events.yaml", "roll: 7", "roll: 6", "roll: |6", 2, "roll 6 already selects event 'harvest'"),
+    ("a-face-of-the-event-die-with-no-event", "events.yaml", "roll: 10", "roll: 9", "- |id: treasure-trove", 1,
+     "no event for the roll(s) 10 of the d10"),
+    ("two-phases-in-one-place", "phases.yaml", "order: 2,", "order: 1,", "order: |1,", 2, "another phase also has order 1"),
+    ("a-structure-built-in-a-phase-that-does-not-build-it", "structures.yaml", "build-phase: settle-phase",
+     "build-phase: event-phase", "build-phase: |event-phase", 1,
+     "'settlement' is built in 'event-phase', but that phase's builds do not list it"),
+    ("raid-hits-that-never-reach-armies", "segments.yaml", "hit-allocation: [castle, wizard-tower, army, settlement]",
+     "hit-allocation: [castle, settlement]", "hit-allocation: |[castle", 1, "horde hits can never reach army, wizard-tower"),
+    ("a-board-wider-than-the-coordinate-die", "rules.yaml", "columns: 10", "columns: 12", "columns: |12", 1,
+     "a 12 x 10 board has spaces that d10 coordinates never reach"),
+    ("too-few-checkerboard-spaces-for-the-tiles", "rules.yaml", "rows: 10", "rows: 8", "tile-layout: |random", 1,
+     "50 terrain tiles for the 40 checkerboard spaces of a 10 x 8 board"),
+]
+
+
+def _where(text: str, marked: str, nth: int) -> tuple[int, int]:
+    """Line and column (1-based) of the '|' in `marked`, at its `nth` occurrence in `text`."""
+    needle = marked.replace("|", "")
+    at = -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    at += marked.index("|")
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+@pytest.mark.parametrize("file,old,new,marked,nth,message", [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
+def test_content_that_breaks_the_games_own_rules_is_a_located_error(tmp_path: Path, file: str, old: str, new: str,
+                                                                     marked: str, nth: int, message: str) -> None:
+    game = tmp_path / "kingdoms"
+    shutil.copytree(CONTENT, game)
+    text = (game / file).read_text()
+    assert old in text
+    broken = text.replace(old, new, 1)
+    (game / file).write_text(broken)
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    line, col = _where(broken, marked, nth)
+    assert f"{game / file}:{line}:{col}: error HK309: {message}" in proc.stdout, proc.stdout
+
+
+def test_the_shipped_content_keeps_the_games_own_rules() -> None:
+    from engine.kingdoms.checks import content_problems
+    from test_kingdoms_rules import content
+
+    assert content_problems(content()) == []
+
+
+def test_the_model_is_never_built_from_content_that_breaks_them() -> None:
+    import copy
+
+    from engine.kingdoms import SPEC
+    from test_kingdoms_rules import content
+
+    data = copy.deepcopy(content())
+    data["event"][6]["roll"] = 6
+    with pytest.raises(ValueError, match="roll 6 already selects event 'harvest'"):
+        SPEC.build_model(data)
