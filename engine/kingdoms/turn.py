@@ -77,18 +77,21 @@ class TurnMixin:
             self.gain(p, types[k], 1)
 
     def production(self, p: int) -> list[int]:
-        """What `p`'s settlements, towers and extra-production abilities yield this Resource phase."""
+        """What `p`'s settlements, towers and extra-production abilities yield this Resource phase.
+
+        Terrain yields once per space holding a settlement of `p`: the rules give a chit "for each
+        terrain occupied", so a second settlement in the same space (Urbanization) adds none."""
         st: "KState" = self  # type: ignore[assignment]
         m = st.model
         out = [0] * len(m.resources)
-        per = int(m.rules["resources"]["production-per-settlement"])
+        per = int(m.rules["resources"]["production-per-occupied-space"])
         clear = m.vec(m.rules["board"]["clear-space-produces"])
         tower = m.structures.get("wizard-tower")
         own = st.owner
         for sp in range(len(own)):
             if own[sp] != p:
                 continue
-            n = st.sett[sp] * per
+            n = per if st.sett[sp] else 0
             if n:
                 t = st.tile[sp]
                 vec = m.terrains[t].produces if t >= 0 else (m.advanced[st.adv[sp]].produces if st.adv[sp] >= 0 else clear)
