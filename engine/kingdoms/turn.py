@@ -662,17 +662,22 @@ class TurnMixin:
                                [("buy", price), DONE_MOVE])
             if k == 1:
                 return
-            self.pay_any(p, price)
+            yield from self.pay_chits(p, price, "Pay for the ability")
             yield from self.pick_ability(p, "Research a bought ability")
             self.researched += 1
             self.stats["abilities_bought"] += 1
 
-    def pay_any(self: "KState", p: int, amount: int) -> None:
-        """Pay `amount` chits of any mix: always from the largest pile (earlier type on ties)."""
-        res = self.res[p]
-        for _ in range(amount):
-            r = max(range(len(res)), key=lambda i: (res[i], -i))
-            self.spend(p, r, 1)
+    def pay_chits(self: "KState", p: int, amount: int, prompt: str) -> Gen:
+        """Pay `amount` chits of any mix, one at a time, of the types the player picks: the rules
+        price an extra ability in resources of any kind, so which ones go is the player's choice."""
+        names = self.model.resource_names
+        for i in range(amount):
+            held = [r for r in range(len(names)) if self.res[p][r]]
+            k = 0
+            if len(held) > 1:        # one kind left: nothing to choose
+                k = yield self.ask(p, "pay", f"{prompt} ({i + 1} of {amount})",
+                                   lambda held=held: [f"Pay {names[r]}" for r in held], held)
+            self.spend(p, held[k], 1)
 
     def step_spawn(self: "KState", p: int, ph: dict) -> Gen:
         count = 0
