@@ -39,6 +39,10 @@ SITUATIONS = [
      "units in a space nothing may enter"),
     ("more-players-than-the-game", "  players: [{}, {}, {}]\n", "the setup describes 3 players, the game has 2"),
     ("round-past-the-end", "  round: 21\n", "round 21 is outside the game's 1 to 20"),
+    ("units-not-a-mapping", "  players: [{units: {c3: 2}}]\n", "c3's units must be a mapping, not 2"),
+    ("horde-not-a-mapping", "  hordes: {c3: [troll-king]}\n", "c3's horde must be a mapping"),
+    ("players-not-a-list", "  players: {units: 1}\n", "players must be a list"),
+    ("tiles-not-a-mapping", "  tiles: [c3, swamp]\n", "tiles must be a mapping"),
 ]
 
 

@@ -137,6 +137,15 @@ def _known(table: dict[str, Any], key: Any, what: str) -> Any:
     raise ValueError(f"unknown {what} {key!r} (known: {listed})")
 
 
+def _mapping(value: Any, what: str) -> dict:
+    """`value` as a mapping ({} when absent), or a ValueError that says what `what` should be."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a mapping, not {value!r}")
+    return value
+
+
 def _count(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{what} must be a whole number of 0 or more, not {value!r}")
@@ -154,17 +163,19 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     b = st.board
     spaces = b.index
     tiles = {**{t.id: ("tile", t.idx) for t in m.terrains}, **{t.id: ("adv", t.idx) for t in m.advanced}}
-    for label, tid in (setup.get("tiles") or {}).items():
+    for label, tid in _mapping(setup.get("tiles"), "tiles").items():
         sp = _known(spaces, str(label), "space")
         kind, idx = _known(tiles, tid, "tile")
         (st.tile if kind == "tile" else st.adv)[sp] = idx
     st.apply_tiles()
     players = setup.get("players") or []
+    if not isinstance(players, list):
+        raise ValueError(f"players must be a list, one entry per seat, not {players!r}")
     if len(players) > st.n:
         raise ValueError(f"the setup describes {len(players)} players, the game has {st.n}")
     resources = {r: i for i, r in enumerate(m.resources)}
     for p, spec in enumerate(players):
-        spec = spec or {}
+        spec = _mapping(spec, f"player {p + 1}")
         if spec.get("kingdom"):
             kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
             st.kingdom[p] = kd.idx
@@ -173,15 +184,16 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
                 st.grant_ability(p, ai)
         for aid in spec.get("abilities") or []:
             st.grant_ability(p, _known(m.ability_index, aid, "ability"))
-        for r, v in (spec.get("resources") or {}).items():
+        for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
             st.gain(p, _known(resources, r, "resource"), _count(v, f"player {p + 1}'s {r}"))
         st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens"))
-        for label, units in (spec.get("units") or {}).items():
+        for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
+            units = _mapping(units, f"{label}'s units")
             sp = _known(spaces, str(label), "space")
             if st.owner[sp] >= 0 and st.owner[sp] != p:
                 raise ValueError(f"{label}: player {p + 1}'s units would share the space with player "
                                  f"{st.owner[sp] + 1}'s (one player holds a space)")
-            for unit in units or {}:
+            for unit in units:
                 if unit not in ("settlement", "castle", "wizard-tower", "army"):
                     raise ValueError(f"{label}: unknown unit {unit!r} (settlement, castle, wizard-tower, army)")
             for unit in ("settlement", "castle", "wizard-tower", "army"):
@@ -189,10 +201,9 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
                 if n:
                     st.add_unit(p, sp, unit, n)
         st.out[p] = bool(spec.get("out", False))
-    for label, h in (setup.get("hordes") or {}).items():
+    for label, h in _mapping(setup.get("hordes"), "hordes").items():
         sp = _known(spaces, str(label), "space")
-        if isinstance(h, str):
-            h = {"horde": h}
+        h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde")
         hi = _known(m.horde_index, h.get("horde"), "horde")
         hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits")
         if hits < 1:
