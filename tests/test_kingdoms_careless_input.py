@@ -37,6 +37,8 @@ SITUATIONS = [
      "player 2's units would share the space with player 1's"),
     ("units-on-a-chasm", "  tiles: {c3: chasm}\n  players: [{units: {c3: {army: 1}}}]\n",
      "units in a space nothing may enter"),
+    ("horde-on-a-chasm", "  tiles: {c3: chasm}\n  hordes: {c3: troll-king}\n",
+     "c3: no horde may be in this space (its tile lets nothing in)"),
     ("more-players-than-the-game", "  players: [{}, {}, {}]\n", "the setup describes 3 players, the game has 2"),
     ("round-past-the-end", "  round: 21\n", "round 21 is outside the game's 1 to 20"),
     ("units-not-a-mapping", "  players: [{units: {c3: 2}}]\n", "c3's units must be a mapping, not 2"),

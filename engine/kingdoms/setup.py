@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.core.api import CHANCE, Decision
 from engine.kingdoms.areas import HORDES
-from engine.kingdoms.model import Tile
+from engine.kingdoms.model import UNIT_TYPES, Tile
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -159,63 +159,85 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     A situation the rules could never reach (an unknown id or space, two players in one space,
     limits broken, a horde without hit counters) is refused with a ValueError that says what is
     wrong, instead of a game that silently plays from a broken board."""
-    m = st.model
-    b = st.board
-    spaces = b.index
-    tiles = {**{t.id: ("tile", t.idx) for t in m.terrains}, **{t.id: ("adv", t.idx) for t in m.advanced}}
-    for label, tid in _mapping(setup.get("tiles"), "tiles").items():
-        sp = _known(spaces, str(label), "space")
-        kind, idx = _known(tiles, tid, "tile")
-        (st.tile if kind == "tile" else st.adv)[sp] = idx
-    st.apply_tiles()
+    _lay_tiles(st, _mapping(setup.get("tiles"), "tiles"))
     players = setup.get("players") or []
     if not isinstance(players, list):
         raise ValueError(f"players must be a list, one entry per seat, not {players!r}")
     if len(players) > st.n:
         raise ValueError(f"the setup describes {len(players)} players, the game has {st.n}")
-    resources = {r: i for i, r in enumerate(m.resources)}
     for p, spec in enumerate(players):
-        spec = _mapping(spec, f"player {p + 1}")
-        if spec.get("kingdom"):
-            kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
-            st.kingdom[p] = kd.idx
-            st.kingdoms_held[p].append(kd.idx)
-            for ai in kd.abilities:
-                st.grant_ability(p, ai)
-        for aid in spec.get("abilities") or []:
-            st.grant_ability(p, _known(m.ability_index, aid, "ability"))
-        for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
-            st.gain(p, _known(resources, r, "resource"), _count(v, f"player {p + 1}'s {r}"))
-        st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens"))
-        for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
-            units = _mapping(units, f"{label}'s units")
-            sp = _known(spaces, str(label), "space")
-            if st.owner[sp] >= 0 and st.owner[sp] != p:
-                raise ValueError(f"{label}: player {p + 1}'s units would share the space with player "
-                                 f"{st.owner[sp] + 1}'s (one player holds a space)")
-            for unit in units:
-                if unit not in ("settlement", "castle", "wizard-tower", "army"):
-                    raise ValueError(f"{label}: unknown unit {unit!r} (settlement, castle, wizard-tower, army)")
-            for unit in ("settlement", "castle", "wizard-tower", "army"):
-                n = _count(units.get(unit, 0), f"{label}: {unit}")
-                if n:
-                    st.add_unit(p, sp, unit, n)
-        st.out[p] = bool(spec.get("out", False))
-    for label, h in _mapping(setup.get("hordes"), "hordes").items():
-        sp = _known(spaces, str(label), "space")
+        _place_player(st, p, _mapping(spec, f"player {p + 1}"))
+    _place_hordes(st, _mapping(setup.get("hordes"), "hordes"), setup.get("out_of_pool") or [])
+    start, phase = _where_play_starts(st, setup)
+    problems = st.check_all_invariants()
+    if problems:
+        raise ValueError("the situation breaks the rules: " + "; ".join(problems))
+    st.phase = "play"
+    return start, phase
+
+
+def _lay_tiles(st: "KState", tiles: dict) -> None:
+    m = st.model
+    known = {**{t.id: ("tile", t.idx) for t in m.terrains}, **{t.id: ("adv", t.idx) for t in m.advanced}}
+    for label, tid in tiles.items():
+        sp = _known(st.board.index, str(label), "space")
+        kind, idx = _known(known, tid, "tile")
+        (st.tile if kind == "tile" else st.adv)[sp] = idx
+    st.apply_tiles()
+
+
+def _place_player(st: "KState", p: int, spec: dict) -> None:
+    m = st.model
+    if spec.get("kingdom"):
+        kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
+        st.kingdom[p] = kd.idx
+        st.kingdoms_held[p].append(kd.idx)
+        for ai in kd.abilities:
+            st.grant_ability(p, ai)
+    for aid in spec.get("abilities") or []:
+        st.grant_ability(p, _known(m.ability_index, aid, "ability"))
+    resources = {r: i for i, r in enumerate(m.resources)}
+    for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
+        st.gain(p, _known(resources, r, "resource"), _count(v, f"player {p + 1}'s {r}"))
+    st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens"))
+    for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
+        units = _mapping(units, f"{label}'s units")
+        sp = _known(st.board.index, str(label), "space")
+        if st.owner[sp] >= 0 and st.owner[sp] != p:
+            raise ValueError(f"{label}: player {p + 1}'s units would share the space with player "
+                             f"{st.owner[sp] + 1}'s (one player holds a space)")
+        for unit in units:
+            if unit not in UNIT_TYPES:
+                raise ValueError(f"{label}: unknown unit {unit!r} ({', '.join(UNIT_TYPES)})")
+        for unit in UNIT_TYPES:
+            n = _count(units.get(unit, 0), f"{label}: {unit}")
+            if n:
+                st.add_unit(p, sp, unit, n)
+    st.out[p] = bool(spec.get("out", False))
+
+
+def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
+    m = st.model
+    for label, h in hordes.items():
+        sp = _known(st.board.index, str(label), "space")
         h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde")
         hi = _known(m.horde_index, h.get("horde"), "horde")
         hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits")
         if hits < 1:
             raise ValueError(f"{label}: a horde on the board has at least one hit counter")
+        if st.no_enter[sp]:
+            raise ValueError(f"{label}: no horde may be in this space (its tile lets nothing in)")
         st.horde[sp] = hi
         st.pool[hi] = False
         st.hits[sp] = hits
         st.hit_free -= hits
-        st.dirty |= HORDES
-    for hid in setup.get("out_of_pool") or []:
+    for hid in out_of_pool:
         st.pool[_known(m.horde_index, hid, "horde")] = False
     st.dirty |= HORDES
+
+
+def _where_play_starts(st: "KState", setup: dict) -> tuple[str, str]:
+    """The round, turn order, start and phase of a situation, each checked against the rules."""
     st.order = [int(x) for x in setup.get("order", st.kseats)]
     if sorted(st.order) != sorted(st.kseats):
         raise ValueError(f"order {st.order} must list each seat that takes turns once: {st.kseats}")
@@ -226,8 +248,9 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     if start not in STARTS:
         raise ValueError(f"unknown start {start!r} (one of: {', '.join(STARTS)})")
     phase = str(setup.get("phase", ""))
-    if phase and phase not in [ph["id"] for ph in m.phases]:
-        raise ValueError(f"unknown phase {phase!r} (one of: {', '.join(ph['id'] for ph in m.phases)})")
+    phases = [ph["id"] for ph in st.model.phases]
+    if phase and phase not in phases:
+        raise ValueError(f"unknown phase {phase!r} (one of: {', '.join(phases)})")
     if phase and start != "turn":
         raise ValueError(f"a phase is where a turn starts: it needs start: turn, not {start!r}")
     if "current" in setup and not phase:
@@ -235,8 +258,4 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     st.current = int(setup.get("current", st.order[0] if st.order else 0)) if phase else -1
     if phase and st.current not in st.order:
         raise ValueError(f"current seat {st.current} takes no turn (seats: {st.order})")
-    problems = st.check_all_invariants()
-    if problems:
-        raise ValueError("the situation breaks the rules: " + "; ".join(problems))
-    st.phase = "play"
     return start, phase
