@@ -91,6 +91,12 @@ BROKEN = [
      "'settlement' is built in 'event-phase', but that phase's builds do not list it"),
     ("raid-hits-that-never-reach-armies", "segments.yaml", "hit-allocation: [castle, wizard-tower, army, settlement]",
      "hit-allocation: [castle, settlement]", "hit-allocation: |[castle", 1, "horde hits can never reach army, wizard-tower"),
+    ("no-segment-moves-the-hordes", "segments.yaml", "    target-priority:\n" + "".join(
+        f"      - {k}\n" for k in ("undefended-settlement", "settlement-with-armies", "armies-only",
+                                   "castle-without-armies", "castle-with-armies")), "", "- |id: raid-segment", 1,
+     "no segment says where the hordes move (target-priority)"),
+    ("a-conversion-into-the-same-resource", "abilities.yaml", "from: wood, to: magic", "from: wood, to: wood",
+     "to: |wood", 1, "converts wood into itself"),
     ("a-board-wider-than-the-coordinate-die", "rules.yaml", "columns: 10", "columns: 12", "columns: |12", 1,
      "a 12 x 10 board has spaces that d10 coordinates never reach"),
     ("too-few-checkerboard-spaces-for-the-tiles", "rules.yaml", "rows: 10", "rows: 8", "tile-layout: |random", 1,

@@ -1,6 +1,7 @@
 """Kingdoms' own content rules, the ones JSON Schema cannot express: the event table has one line
-per face of its die, the phases come in a clear order and build what the structures say, raid hits
-can reach every kind of unit, and the board fits its dice and its tiles. `hordekit validate`
+per face of its die, the phases come in a clear order and build what the structures say, the round
+ends with a horde move and a raid whose hits can reach every kind of unit, the board fits its dice
+and its tiles, and no conversion turns a resource into itself. `hordekit validate`
 reports each problem at its file:line:col (GameSpec.check_content, HK309); `build_model` refuses
 the same content, so a smoke run never plays a table with a missing line."""
 from __future__ import annotations
@@ -20,7 +21,8 @@ def content_problems(content: dict[str, list[dict]]) -> list[Problem]:
     """Every game-specific problem in validated content; [] when it is sound."""
     rules = (content.get("rules") or [{}])[0]
     return (_events(content.get("event") or []) + _phases(content.get("phase") or [], content.get("structure") or [])
-            + _raid(rules, content.get("round-segment") or []) + _board(rules, content))
+            + _segments(rules, content.get("round-segment") or []) + _board(rules, content)
+            + _conversions(content))
 
 
 def _events(events: list[dict]) -> list[Problem]:
@@ -64,8 +66,15 @@ def _phases(phases: list[dict], structures: list[dict]) -> list[Problem]:
     return out
 
 
-def _raid(rules: dict, segments: list[dict]) -> list[Problem]:
+def _segments(rules: dict, segments: list[dict]) -> list[Problem]:
+    """The end of the round needs a segment that moves the hordes and one that fights the raids,
+    and raid hits must be able to reach every kind of unit."""
     out: list[Problem] = []
+    for key, what in (("target-priority", "where the hordes move (target-priority)"),
+                      ("hit-allocation", "how raid hits are taken (hit-allocation)")):
+        if segments and not any(key in seg for seg in segments):
+            out.append(Problem("round-segment", len(segments) - 1, (), f"no segment says {what}",
+                               f"give the {'Horde' if key == 'target-priority' else 'Raid'} segment its {key}"))
     units = list(((rules.get("battle") or {}).get("units") or {}))
     for i, seg in enumerate(segments):
         order = seg.get("hit-allocation")
@@ -76,6 +85,18 @@ def _raid(rules: dict, segments: list[dict]) -> list[Problem]:
             out.append(Problem("round-segment", i, ("hit-allocation",),
                                f"horde hits can never reach {', '.join(missing)}",
                                "list every unit type of rules.yaml battle.units, in the order hits are taken"))
+    return out
+
+
+def _conversions(content: dict[str, list[dict]]) -> list[Problem]:
+    """A conversion into the very resource it takes does nothing: the engine would never offer it."""
+    out: list[Problem] = []
+    for kind in ("ability", "event", "advanced-tile"):
+        for i, item in enumerate(content.get(kind) or []):
+            for j, e in enumerate(item.get("effects") or []):
+                if e.get("kind") == "convert" and e.get("from") == e.get("to"):
+                    out.append(Problem(kind, i, ("effects", j, "to"), f"converts {e.get('from')} into itself",
+                                       "give 'to' another resource (or any-other)"))
     return out
 
 
