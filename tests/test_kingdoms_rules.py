@@ -250,8 +250,10 @@ def test_research_gives_one_free_ability_and_more_for_ten_resources() -> None:
     d = first_choice(st)
     assert d.options[0] == "Buy an ability for 8 resources"        # Sages: second costs 2 less
     choose(st, d.options[0])
-    choose(st, "Nets")
-    assert sum(st.res[0]) == 2 and "nets" in probe(st)["players"][0]["abilities"]
+    for _ in range(5):
+        choose(st, "Pay Wood")    # the player picks the chits: all the wood, then the stone (the
+    choose(st, "Nets")            # only kind left is taken without asking)
+    assert st.res[0][:2] == [2, 0] and "nets" in probe(st)["players"][0]["abilities"]
 
 
 def test_no_ability_can_be_had_twice() -> None:

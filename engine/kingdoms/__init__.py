@@ -10,6 +10,7 @@ import random
 
 from engine.core.api import GameSpec
 from engine.kingdoms.bots import ExploreBot, HeuristicBot, HordeBot
+from engine.kingdoms.checks import content_problems
 from engine.kingdoms.effects import EFFECT_KINDS
 from engine.kingdoms.evaluate import evaluate
 from engine.kingdoms.model import Model, build_model
@@ -40,6 +41,7 @@ SPEC = GameSpec(
     choice_events=frozenset({"played", "picked", "used"}),
     information="perfect",
     evaluate=evaluate,
+    check_content=content_problems,
     playout_bot="heuristic",
     scenario_state=scenario_state,
     probe=probe,

@@ -378,6 +378,13 @@ def _discard(st: Any, p: int, moves: list) -> int:
     return best
 
 
+def _pay(st: Any, p: int, moves: list) -> int:
+    """A chit from the largest pile (the earlier type on ties): what is most plentiful is missed
+    least."""
+    res = st.res[p]
+    return max(range(len(moves)), key=lambda i: (res[moves[i]], -moves[i]))
+
+
 def _kingdom(st: Any, p: int, moves: list) -> int:
     """Any kingdom: the rough ability values cannot rank kingdoms (they favoured the same seven
     and left eight unplayed), and a balance report needs every kingdom played. The pick is
@@ -429,7 +436,7 @@ def _last(st: Any, p: int, moves: list) -> int:
 _BY_KIND = {
     "free-resource": _free_resource, "resource": _free_resource, "trade": _trade, "gift": _gift,
     "build": _build, "train": _train, "move": _move, "attack": _attack, "after-attack": _after_attack,
-    "ability": _ability, "buy-ability": _buy, "discard": _discard, "kingdom": _kingdom,
+    "ability": _ability, "buy-ability": _buy, "pay": _pay, "discard": _discard, "kingdom": _kingdom,
     "first-settlement": _far_from_hordes, "restart": _far_from_hordes, "place": _first,
     "unit-type": _first, "adjust": _first, "negate": _first, "battle-spell": _first,
     "withdraw": _withdraw, "control": _control, "horde-keep": _first, "horde-move": _first,

@@ -151,7 +151,10 @@ def _one(data: dict, kind: str) -> dict:
 
 
 def build_model(data: dict[str, list[dict]]) -> Model:
-    """Build the model from validated plain data; raises ValueError on missing essentials."""
+    """Build the model from validated plain data; raises ValueError on missing essentials and on
+    content that breaks the game's own rules (`checks.content_problems`)."""
+    from engine.kingdoms.checks import refuse
+    refuse(data)
     res_items = data.get("resource") or []
     order = tuple(str(r["id"]) for r in res_items)
     names = tuple(str(r["name"]) for r in res_items)

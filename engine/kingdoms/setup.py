@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.core.api import CHANCE, Decision
 from engine.kingdoms.areas import HORDES
-from engine.kingdoms.model import Tile
+from engine.kingdoms.model import UNIT_TYPES, Tile
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -122,61 +122,140 @@ def standard_setup(st: "KState") -> Gen:
 
 
 # ---------------------------------------------------------------------------------- scenarios
+STARTS = ("turn", "horde", "raid", "end")
+
+
+def _known(table: dict[str, Any], key: Any, what: str) -> Any:
+    """`table[key]`, or a ValueError that names the unknown `what` and the ones there are."""
+    if isinstance(key, str) and key in table:
+        return table[key]
+    if what == "space":
+        first, last = list(table)[0], list(table)[-1]
+        raise ValueError(f"unknown space {key!r} (the board runs from {first} to {last})")
+    names = sorted(table)
+    listed = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    raise ValueError(f"unknown {what} {key!r} (known: {listed})")
+
+
+def _mapping(value: Any, what: str) -> dict:
+    """`value` as a mapping ({} when absent), or a ValueError that says what `what` should be."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a mapping, not {value!r}")
+    return value
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what} must be a whole number of 0 or more, not {value!r}")
+    return value
+
+
 def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     """Lay out a scenario's situation: tiles, players (kingdom, abilities, resources, units) and
-    hordes. Returns where play starts: ('turn'|'horde'|'raid'|'end', first phase of the turn)."""
+    hordes. Returns where play starts: ('turn'|'horde'|'raid'|'end', first phase of the turn).
+
+    A situation the rules could never reach (an unknown id or space, two players in one space,
+    limits broken, a horde without hit counters) is refused with a ValueError that says what is
+    wrong, instead of a game that silently plays from a broken board."""
+    _lay_tiles(st, _mapping(setup.get("tiles"), "tiles"))
+    players = setup.get("players") or []
+    if not isinstance(players, list):
+        raise ValueError(f"players must be a list, one entry per seat, not {players!r}")
+    if len(players) > st.n:
+        raise ValueError(f"the setup describes {len(players)} players, the game has {st.n}")
+    for p, spec in enumerate(players):
+        _place_player(st, p, _mapping(spec, f"player {p + 1}"))
+    _place_hordes(st, _mapping(setup.get("hordes"), "hordes"), setup.get("out_of_pool") or [])
+    start, phase = _where_play_starts(st, setup)
+    problems = st.check_all_invariants()
+    if problems:
+        raise ValueError("the situation breaks the rules: " + "; ".join(problems))
+    st.phase = "play"
+    return start, phase
+
+
+def _lay_tiles(st: "KState", tiles: dict) -> None:
     m = st.model
-    b = st.board
-    terr = {t.id: t.idx for t in m.terrains}
-    adv = {t.id: t.idx for t in m.advanced}
-    for label, tid in (setup.get("tiles") or {}).items():
-        sp = b.index[str(label)]
-        if tid in terr:
-            st.tile[sp] = terr[tid]
-        elif tid in adv:
-            st.adv[sp] = adv[tid]
-        else:
-            raise ValueError(f"unknown tile {tid!r}")
+    known = {**{t.id: ("tile", t.idx) for t in m.terrains}, **{t.id: ("adv", t.idx) for t in m.advanced}}
+    for label, tid in tiles.items():
+        sp = _known(st.board.index, str(label), "space")
+        kind, idx = _known(known, tid, "tile")
+        (st.tile if kind == "tile" else st.adv)[sp] = idx
     st.apply_tiles()
-    for p, spec in enumerate(setup.get("players") or []):
-        if p >= st.n:
-            raise ValueError("more players in the setup than in the game")
-        spec = spec or {}
-        if spec.get("kingdom"):
-            kd = m.kingdoms[m.kingdom_index[spec["kingdom"]]]
-            st.kingdom[p] = kd.idx
-            st.kingdoms_held[p].append(kd.idx)
-            for ai in kd.abilities:
-                st.grant_ability(p, ai)
-        for aid in spec.get("abilities") or []:
-            st.grant_ability(p, m.ability_index[aid])
-        for r, v in (spec.get("resources") or {}).items():
-            st.gain(p, m.resources.index(r), int(v))
-        st.take_victory(p, int(spec.get("victory", 0)))
-        for label, units in (spec.get("units") or {}).items():
-            sp = b.index[str(label)]
-            for unit in ("settlement", "castle", "wizard-tower", "army"):
-                if units.get(unit):
-                    st.add_unit(p, sp, unit, int(units[unit]))
-        st.out[p] = bool(spec.get("out", False))
-    for label, h in (setup.get("hordes") or {}).items():
-        sp = b.index[str(label)]
-        if isinstance(h, str):
-            h = {"horde": h}
-        hi = m.horde_index[h["horde"]]
+
+
+def _place_player(st: "KState", p: int, spec: dict) -> None:
+    m = st.model
+    if spec.get("kingdom"):
+        kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
+        st.kingdom[p] = kd.idx
+        st.kingdoms_held[p].append(kd.idx)
+        for ai in kd.abilities:
+            st.grant_ability(p, ai)
+    for aid in spec.get("abilities") or []:
+        st.grant_ability(p, _known(m.ability_index, aid, "ability"))
+    resources = {r: i for i, r in enumerate(m.resources)}
+    for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
+        st.gain(p, _known(resources, r, "resource"), _count(v, f"player {p + 1}'s {r}"))
+    st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens"))
+    for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
+        units = _mapping(units, f"{label}'s units")
+        sp = _known(st.board.index, str(label), "space")
+        if st.owner[sp] >= 0 and st.owner[sp] != p:
+            raise ValueError(f"{label}: player {p + 1}'s units would share the space with player "
+                             f"{st.owner[sp] + 1}'s (one player holds a space)")
+        for unit in units:
+            if unit not in UNIT_TYPES:
+                raise ValueError(f"{label}: unknown unit {unit!r} ({', '.join(UNIT_TYPES)})")
+        for unit in UNIT_TYPES:
+            n = _count(units.get(unit, 0), f"{label}: {unit}")
+            if n:
+                st.add_unit(p, sp, unit, n)
+    st.out[p] = bool(spec.get("out", False))
+
+
+def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
+    m = st.model
+    for label, h in hordes.items():
+        sp = _known(st.board.index, str(label), "space")
+        h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde")
+        hi = _known(m.horde_index, h.get("horde"), "horde")
+        hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits")
+        if hits < 1:
+            raise ValueError(f"{label}: a horde on the board has at least one hit counter")
+        if st.no_enter[sp]:
+            raise ValueError(f"{label}: no horde may be in this space (its tile lets nothing in)")
         st.horde[sp] = hi
         st.pool[hi] = False
-        hits = int(h.get("hits", m.hordes[hi].hits))
         st.hits[sp] = hits
         st.hit_free -= hits
-        st.dirty |= HORDES
-    for hid in setup.get("out_of_pool") or []:
-        st.pool[m.horde_index[hid]] = False
+    for hid in out_of_pool:
+        st.pool[_known(m.horde_index, hid, "horde")] = False
     st.dirty |= HORDES
+
+
+def _where_play_starts(st: "KState", setup: dict) -> tuple[str, str]:
+    """The round, turn order, start and phase of a situation, each checked against the rules."""
     st.order = [int(x) for x in setup.get("order", st.kseats)]
-    st.round = int(setup.get("round", 1))
+    if sorted(st.order) != sorted(st.kseats):
+        raise ValueError(f"order {st.order} must list each seat that takes turns once: {st.kseats}")
+    st.round = _count(setup.get("round", 1), "round")
+    if not 1 <= st.round <= st.rounds:
+        raise ValueError(f"round {st.round} is outside the game's 1 to {st.rounds}")
     start = str(setup.get("start", "turn"))
+    if start not in STARTS:
+        raise ValueError(f"unknown start {start!r} (one of: {', '.join(STARTS)})")
     phase = str(setup.get("phase", ""))
+    phases = [ph["id"] for ph in st.model.phases]
+    if phase and phase not in phases:
+        raise ValueError(f"unknown phase {phase!r} (one of: {', '.join(phases)})")
+    if phase and start != "turn":
+        raise ValueError(f"a phase is where a turn starts: it needs start: turn, not {start!r}")
+    if "current" in setup and not phase:
+        raise ValueError("current names whose turn a phase belongs to: give the phase too")
     st.current = int(setup.get("current", st.order[0] if st.order else 0)) if phase else -1
-    st.phase = "play"
+    if phase and st.current not in st.order:
+        raise ValueError(f"current seat {st.current} takes no turn (seats: {st.order})")
     return start, phase

@@ -77,18 +77,21 @@ class TurnMixin:
             self.gain(p, types[k], 1)
 
     def production(self, p: int) -> list[int]:
-        """What `p`'s settlements, towers and extra-production abilities yield this Resource phase."""
+        """What `p`'s settlements, towers and extra-production abilities yield this Resource phase.
+
+        Terrain yields once per space holding a settlement of `p`: the rules give a chit "for each
+        terrain occupied", so a second settlement in the same space (Urbanization) adds none."""
         st: "KState" = self  # type: ignore[assignment]
         m = st.model
         out = [0] * len(m.resources)
-        per = int(m.rules["resources"]["production-per-settlement"])
+        per = int(m.rules["resources"]["production-per-occupied-space"])
         clear = m.vec(m.rules["board"]["clear-space-produces"])
         tower = m.structures.get("wizard-tower")
         own = st.owner
         for sp in range(len(own)):
             if own[sp] != p:
                 continue
-            n = st.sett[sp] * per
+            n = per if st.sett[sp] else 0
             if n:
                 t = st.tile[sp]
                 vec = m.terrains[t].produces if t >= 0 else (m.advanced[st.adv[sp]].produces if st.adv[sp] >= 0 else clear)
@@ -659,17 +662,22 @@ class TurnMixin:
                                [("buy", price), DONE_MOVE])
             if k == 1:
                 return
-            self.pay_any(p, price)
+            yield from self.pay_chits(p, price, "Pay for the ability")
             yield from self.pick_ability(p, "Research a bought ability")
             self.researched += 1
             self.stats["abilities_bought"] += 1
 
-    def pay_any(self: "KState", p: int, amount: int) -> None:
-        """Pay `amount` chits of any mix: always from the largest pile (earlier type on ties)."""
-        res = self.res[p]
-        for _ in range(amount):
-            r = max(range(len(res)), key=lambda i: (res[i], -i))
-            self.spend(p, r, 1)
+    def pay_chits(self: "KState", p: int, amount: int, prompt: str) -> Gen:
+        """Pay `amount` chits of any mix, one at a time, of the types the player picks: the rules
+        price an extra ability in resources of any kind, so which ones go is the player's choice."""
+        names = self.model.resource_names
+        for i in range(amount):
+            held = [r for r in range(len(names)) if self.res[p][r]]
+            k = 0
+            if len(held) > 1:        # one kind left: nothing to choose
+                k = yield self.ask(p, "pay", f"{prompt} ({i + 1} of {amount})",
+                                   lambda held=held: [f"Pay {names[r]}" for r in held], held)
+            self.spend(p, held[k], 1)
 
     def step_spawn(self: "KState", p: int, ph: dict) -> Gen:
         count = 0
