@@ -26,6 +26,11 @@ __all__ = ["RandomBot", "HeuristicBot"]
 
 class HeuristicBot:
     __slots__ = ("seat", "rng", "drop", "discards", "want")
+    # It reads its own hand (the options it is offered), the parties, dice, tokens and the
+    # face-up horde, and of a face-down card only its level: never another hand or the deck. So
+    # it chooses alike on the full and on the redacted state, and the driver need not redact for
+    # it (a test plays whole games both ways).
+    reads_hidden = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -423,6 +428,7 @@ class ExploreBot:
 
     __slots__ = ("seat", "rng", "other")
     CURIOSITY = 0.5
+    reads_hidden = False   # the heuristic's reads, plus its own dice (its rng)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
