@@ -156,6 +156,11 @@ class Planner:
         self.bases: dict[tuple, tuple] = {}
         self.duos: dict[tuple, float] = {}
         self.proxy: dict[tuple, tuple] = {}   # scratch: party key -> entries, least useful first
+        self.nd = len(model.deck)
+        # synergy of the ordered pair (a, b) at a * nd + b: duo(a, b) - single(a) - single(b)
+        self.syns: list[float | None] = [None] * (self.nd * self.nd)
+        # the record of each hero card without a treasure, the usual party entry
+        self.plain = [self.record((c.idx, -1, 0)) if f is not None else None for c, f in zip(model.deck, self.feats)]
 
     def strength(self, key: tuple) -> float:
         """Expected attack strength of a party; `key` is a sorted tuple of (card, treasure, tlevel)."""
@@ -234,6 +239,15 @@ class Planner:
         if v is None:
             v = self.duos[k] = self._estimate(k)
         return v
+
+    def synergy(self, a: int, b: int) -> float:
+        """What heroes `a` and `b` together add over each alone, subtracted in this order (the
+        order matters in the last bit: see GamePlan)."""
+        i = a * self.nd + b
+        w = self.syns[i]
+        if w is None:
+            w = self.syns[i] = self.duo(a, b) - self.single(a) - self.single(b)
+        return w
 
     def record(self, entry: tuple) -> tuple:
         """Per party entry (card, treasure, level): the numbers the estimate reads."""
@@ -364,14 +378,16 @@ class GamePlan:
     two subtractions are done in the order of the game's first request for the pair; another
     order can differ in the last bit, enough to reorder two candidates that tie. Keeping this
     small memo per game keeps every game's choices exactly what they were; the costly part
-    (the estimates) is shared."""
+    (the estimates, and each ordered pair's synergy, `Planner.synergy`) is shared, and the memo
+    is a flat list indexed by card numbers, so a look-up builds and hashes no tuple."""
 
     __slots__ = ("plan", "owner", "pair", "roughs")
 
     def __init__(self, plan: Planner, owner: Any) -> None:
         self.plan = plan
         self.owner = owner
-        self.pair: dict[tuple[int, int], float] = {}
+        # the synergy of each pair of cards (a * nd + b), fixed by the first order asked for
+        self.pair: list[float | None] = [None] * len(plan.syns)
         self.roughs: dict[tuple, float] = {}
 
     def rough(self, key: tuple, card: int) -> float:
@@ -382,12 +398,12 @@ class GamePlan:
         v = self.roughs.get(k2)
         if v is not None:
             return v
-        plan, pair = self.plan, self.pair
-        v = s_card = plan.single(card)
+        plan, pair, nd = self.plan, self.pair, self.plan.nd
+        v = plan.single(card)
         for b in plan.base(key):
-            w = pair.get((b, card))
+            w = pair[b * nd + card]
             if w is None:
-                w = pair[(b, card)] = pair[(card, b)] = plan.duo(b, card) - plan.single(b) - s_card
+                w = pair[b * nd + card] = pair[card * nd + b] = plan.synergy(b, card)
             v += w
         if len(self.roughs) > 200_000:
             self.roughs.clear()

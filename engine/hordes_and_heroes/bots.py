@@ -126,8 +126,10 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
-    rec = game_plan(st).plan.record
-    return {id(h): rec((h.card, h.treasure, h.tlevel)) for h in st.parties[st.current]}
+    plan = game_plan(st).plan
+    rec, plain = plan.record, plan.plain
+    return {id(h): plain[h.card] if h.treasure < 0 else rec((h.card, h.treasure, h.tlevel))
+            for h in st.parties[st.current]}
 
 
 def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
