@@ -75,9 +75,11 @@ def p_kind(k: int, dice: float, rolls: float) -> float:
     return _interp(_PX3, _PX4, k, dice, rolls)
 
 
-def p_faces(faces: tuple[tuple[int, int], ...], dice: float, rolls: float) -> float:
-    """Chance to pay exact faces ((face, count), ...) with `dice` free dice."""
-    total = sum(c for _, c in faces)
+def p_faces(faces: tuple[tuple[int, int], ...], dice: float, rolls: float, total: int = -1) -> float:
+    """Chance to pay exact faces ((face, count), ...) with `dice` free dice; `total` is the
+    number of dice they take, when known."""
+    if total < 0:
+        total = sum(c for _, c in faces)
     p = 1.0
     for _, c in faces:
         p *= _interp(_PE3, _PE4, c, dice - (total - c), rolls)
@@ -267,7 +269,8 @@ class Planner:
     def _estimate(self, key: tuple, proxy: bool = False) -> float:
         if not key:
             return 0.0
-        recs = [self.record(e) for e in key]
+        got = self.recs.get
+        recs = [got(e) or self.record(e) for e in key]
         has_x = has_steam_user = False
         for r in recs:
             f = r[0]
@@ -318,7 +321,7 @@ class Planner:
                     p_dice = _interp(_PX3, _PX4, need, dice, rolls)
                     used = need
             elif f.faces:
-                p_dice = p_faces(f.faces, dice, rolls)
+                p_dice = p_faces(f.faces, dice, rolls, f.ndice)
                 used = f.ndice
             else:
                 p_dice, used = 1.0, 0
