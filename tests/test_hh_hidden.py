@@ -234,3 +234,33 @@ def test_a_clone_of_a_redacted_state_plays_on_from_the_real_game() -> None:
     real.apply(0)
     assert twin.actions[-1] == 0 and len(twin.actions) == len(log) + 1
     assert twin.phase == real.phase and twin.faces == real.faces
+
+
+@pytest.mark.parametrize("bot,players", [("heuristic", 2), ("heuristic", 4), ("explore", 3)])
+def test_the_bots_choose_the_same_on_the_full_state_as_on_the_redacted_one(bot: str, players: int) -> None:
+    """The heuristic and explore bots declare that they read only what their seat sees
+    (`reads_hidden = False`), so the driver does not redact for them: over whole games, twin
+    bots, one shown the full state and one the redacted state, make every choice alike."""
+    assert all(getattr(b, "reads_hidden", True) is False for b in make_bots(SPEC, players, 0, [bot]))
+    m = model()
+    decisions = differed = 0
+    for i in range(12):
+        seed = derive_seed(23 + players, i)
+        full, blind = make_bots(SPEC, players, seed, [bot]), make_bots(SPEC, players, seed, [bot])
+        st = SPEC.new_state(m, players, {})
+        rng = random.Random(seed)
+        while (d := st.decision()) is not None:
+            if d.player == CHANCE:
+                st.apply(rng.randrange(d.n))
+                continue
+            pick = full[d.player].choose(st, d)
+            real = [h[:] for h in st.hands], list(st.deck_counts)
+            token = st.redact(d.player)
+            try:
+                differed += ([h[:] for h in st.hands], list(st.deck_counts)) != real
+                assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
+            finally:
+                st.restore(token)
+            decisions += 1
+            st.apply(pick)
+    assert decisions > 2000 and differed > decisions // 2, "the redaction hid something at most decisions"

@@ -75,9 +75,11 @@ def p_kind(k: int, dice: float, rolls: float) -> float:
     return _interp(_PX3, _PX4, k, dice, rolls)
 
 
-def p_faces(faces: tuple[tuple[int, int], ...], dice: float, rolls: float) -> float:
-    """Chance to pay exact faces ((face, count), ...) with `dice` free dice."""
-    total = sum(c for _, c in faces)
+def p_faces(faces: tuple[tuple[int, int], ...], dice: float, rolls: float, total: int = -1) -> float:
+    """Chance to pay exact faces ((face, count), ...) with `dice` free dice; `total` is the
+    number of dice they take, when known."""
+    if total < 0:
+        total = sum(c for _, c in faces)
     p = 1.0
     for _, c in faces:
         p *= _interp(_PE3, _PE4, c, dice - (total - c), rolls)
@@ -156,6 +158,11 @@ class Planner:
         self.bases: dict[tuple, tuple] = {}
         self.duos: dict[tuple, float] = {}
         self.proxy: dict[tuple, tuple] = {}   # scratch: party key -> entries, least useful first
+        self.nd = len(model.deck)
+        # synergy of the ordered pair (a, b) at a * nd + b: duo(a, b) - single(a) - single(b)
+        self.syns: list[float | None] = [None] * (self.nd * self.nd)
+        # the record of each hero card without a treasure, the usual party entry
+        self.plain = [self.record((c.idx, -1, 0)) if f is not None else None for c, f in zip(model.deck, self.feats)]
 
     def strength(self, key: tuple) -> float:
         """Expected attack strength of a party; `key` is a sorted tuple of (card, treasure, tlevel)."""
@@ -235,6 +242,15 @@ class Planner:
             v = self.duos[k] = self._estimate(k)
         return v
 
+    def synergy(self, a: int, b: int) -> float:
+        """What heroes `a` and `b` together add over each alone, subtracted in this order (the
+        order matters in the last bit: see GamePlan)."""
+        i = a * self.nd + b
+        w = self.syns[i]
+        if w is None:
+            w = self.syns[i] = self.duo(a, b) - self.single(a) - self.single(b)
+        return w
+
     def record(self, entry: tuple) -> tuple:
         """Per party entry (card, treasure, level): the numbers the estimate reads."""
         r = self.recs.get(entry)
@@ -253,7 +269,8 @@ class Planner:
     def _estimate(self, key: tuple, proxy: bool = False) -> float:
         if not key:
             return 0.0
-        recs = [self.record(e) for e in key]
+        got = self.recs.get
+        recs = [got(e) or self.record(e) for e in key]
         has_x = has_steam_user = False
         for r in recs:
             f = r[0]
@@ -304,7 +321,7 @@ class Planner:
                     p_dice = _interp(_PX3, _PX4, need, dice, rolls)
                     used = need
             elif f.faces:
-                p_dice = p_faces(f.faces, dice, rolls)
+                p_dice = p_faces(f.faces, dice, rolls, f.ndice)
                 used = f.ndice
             else:
                 p_dice, used = 1.0, 0
@@ -364,14 +381,16 @@ class GamePlan:
     two subtractions are done in the order of the game's first request for the pair; another
     order can differ in the last bit, enough to reorder two candidates that tie. Keeping this
     small memo per game keeps every game's choices exactly what they were; the costly part
-    (the estimates) is shared."""
+    (the estimates, and each ordered pair's synergy, `Planner.synergy`) is shared, and the memo
+    is a flat list indexed by card numbers, so a look-up builds and hashes no tuple."""
 
     __slots__ = ("plan", "owner", "pair", "roughs")
 
     def __init__(self, plan: Planner, owner: Any) -> None:
         self.plan = plan
         self.owner = owner
-        self.pair: dict[tuple[int, int], float] = {}
+        # the synergy of each pair of cards (a * nd + b), fixed by the first order asked for
+        self.pair: list[float | None] = [None] * len(plan.syns)
         self.roughs: dict[tuple, float] = {}
 
     def rough(self, key: tuple, card: int) -> float:
@@ -382,12 +401,12 @@ class GamePlan:
         v = self.roughs.get(k2)
         if v is not None:
             return v
-        plan, pair = self.plan, self.pair
-        v = s_card = plan.single(card)
+        plan, pair, nd = self.plan, self.pair, self.plan.nd
+        v = plan.single(card)
         for b in plan.base(key):
-            w = pair.get((b, card))
+            w = pair[b * nd + card]
             if w is None:
-                w = pair[(b, card)] = pair[(card, b)] = plan.duo(b, card) - plan.single(b) - s_card
+                w = pair[b * nd + card] = pair[card * nd + b] = plan.synergy(b, card)
             v += w
         if len(self.roughs) > 200_000:
             self.roughs.clear()

@@ -13,6 +13,7 @@ picked to drop, which the very next decision uses), so its answers depend on the
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from engine.core.api import Decision
@@ -26,6 +27,11 @@ __all__ = ["RandomBot", "HeuristicBot"]
 
 class HeuristicBot:
     __slots__ = ("seat", "rng", "drop", "discards", "want")
+    # It reads its own hand (the options it is offered), the parties, dice, tokens and the
+    # face-up horde, and of a face-down card only its level: never another hand or the deck. So
+    # it chooses alike on the full and on the redacted state, and the driver need not redact for
+    # it (a test plays whole games both ways).
+    reads_hidden = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -121,8 +127,10 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
-    rec = game_plan(st).plan.record
-    return {id(h): rec((h.card, h.treasure, h.tlevel)) for h in st.parties[st.current]}
+    plan = game_plan(st).plan
+    rec, plain = plan.record, plan.plain
+    return {id(h): plain[h.card] if h.treasure < 0 else rec((h.card, h.treasure, h.tlevel))
+            for h in st.parties[st.current]}
 
 
 def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
@@ -132,8 +140,8 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         deck = st.model.deck
         recs = _party_recs(st)
         counts = [0] * 7
-        for i, f in enumerate(st.faces):
-            if not st.locked[i]:
+        for f, lk in zip(st.faces, st.locked):
+            if not lk:
                 counts[f] += 1
         if not early:   # this roll is the last one (or every free die is kept): make the most of it
             best = _last_roll(st, moves, counts, recs)
@@ -295,7 +303,7 @@ def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, 
 
 def _wanted_dice(st: HHState) -> set[int]:
     faces, locked = st.faces, st.locked
-    free = [i for i in range(len(faces)) if not locked[i] and faces[i]]
+    free = [i for i, (f, lk) in enumerate(zip(faces, locked)) if f and not lk]
     counts = [0] * 7
     for i in free:
         counts[faces[i]] += 1
@@ -310,22 +318,26 @@ def _wanted_dice(st: HHState) -> set[int]:
         if c.xn:
             need = c.xn - disc
             if not face:
-                face = max(range(1, 7), key=lambda f: (counts[f], f))
+                face, most = 6, counts[6]
+                for f in (5, 4, 3, 2, 1):
+                    if counts[f] > most:
+                        face, most = f, counts[f]
                 same = {i for i in free if faces[i] == face}
             keep = same
             missing = need - min(counts[face], need)
         elif c.exact:
-            keep, missing, used = set(), 0, [0] * 7
-            for f in c.exact:
-                got = [i for i in free if faces[i] == f and i not in keep]
-                if got:
-                    keep.add(got[0])
+            keep, missing = set(), 0
+            for f in c.exact:   # the first free die showing each face the hero needs
+                for i in free:
+                    if faces[i] == f and i not in keep:
+                        keep.add(i)
+                        break
                 else:
                     missing += 1
         else:
             continue
         plans.append((c.value / (1.0 + missing * missing), keep))
-    plans.sort(key=lambda p: -p[0])
+    plans.sort(key=itemgetter(0), reverse=True)   # stable: equal values keep party order
     chosen: set[int] = set()
     for _, keep in plans[:2]:  # the two most promising heroes, if they want different dice
         if not keep & chosen:
@@ -423,6 +435,7 @@ class ExploreBot:
 
     __slots__ = ("seat", "rng", "other")
     CURIOSITY = 0.5
+    reads_hidden = False   # the heuristic's reads, plus its own dice (its rng)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat

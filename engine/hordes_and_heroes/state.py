@@ -24,6 +24,12 @@ from engine.hordes_and_heroes.model import DeckCard, Model
 FACES = ("1", "2", "3", "4", "5", "6")
 _ROLL = [Decision(CHANCE, f"Roll die {i + 1}", FACES) for i in range(64)]
 _EXACT = ("exact", 0, 0, 0)
+_NO_DISCOUNT = (0,)
+_FACES = range(1, 7)
+# the roll step's options that name a die, made once: ("keep", i), ("release", i)
+_KEEP = tuple(("keep", i) for i in range(64))
+_RELEASE = tuple(("release", i) for i in range(64))
+_REROLL, _STOP = ("reroll", 0), ("stop", 0)
 _REVEAL: dict[str, str] = {}
 _VERBS = {"play": "Play", "recruit": "Recruit"}
 
@@ -420,34 +426,43 @@ class HHState(SequentialState):
             self.dirty |= CARDS | LIMITS
 
     # ------------------------------------------------------------------ 2A. roll step
-    def payments(self, h: PartyHero, counts: list[int], discs: list[int] | None = None) -> list[tuple]:
-        """Legal ways to pay a hero's activation cost with the free dice `counts` or steam.
+    def activations(self, party: list[PartyHero]) -> list[tuple]:
+        """Every way to activate an inactive hero of `party` with the free dice or steam, hero by
+        hero: its dice payments, then steam.
 
         A pending cost reduction is the player's to use or keep: a set-of-X hero is offered at its
-        full cost and once per distinct reduction waiting, so the player decides which hero it
-        goes to (rulebook: a reducer "can" reduce another hero's cost). `discs`: 0 then the
-        distinct reductions waiting, largest first (given when known)."""
-        c: DeckCard = self.model.deck[h.card]
+        full cost and once per distinct reduction waiting, largest first, so the player decides
+        which hero it goes to (rulebook: a reducer "can" reduce another hero's cost)."""
+        counts = [0] * 7
+        for f, lk in zip(self.faces, self.locked):
+            if not lk:
+                counts[f] += 1
+        counts[0] = 0
+        discs = [0] + sorted(set(self.discounts), reverse=True) if self.discounts else _NO_DISCOUNT
+        deck, steam = self.model.deck, self.steam
         out: list[tuple] = []
-        if c.xn:
-            if discs is None:
-                discs = [0] + sorted(set(self.discounts), reverse=True)
-            for disc in discs:
-                need = c.xn - disc
-                if need <= 0:
-                    out.append(("free", 0, 0, disc))
-                else:
-                    for f in range(1, 7):
-                        if counts[f] >= need:
-                            out.append(("dice", f, need, disc))
-        else:
-            for f, n in c.faces:
-                if counts[f] < n:
-                    break
+        for h in party:
+            if h.active:
+                continue
+            c: DeckCard = deck[h.card]
+            xn = c.xn
+            if xn:
+                for disc in discs:
+                    need = xn - disc
+                    if need <= 0:
+                        out.append(("act", h, ("free", 0, 0, disc)))
+                    else:
+                        for f in _FACES:
+                            if counts[f] >= need:
+                                out.append(("act", h, ("dice", f, need, disc)))
             else:
-                out.append(_EXACT)
-        if c.steam and self.steam >= c.steam:
-            out.append(("steam", 0, c.steam, 0))
+                for f, n in c.faces:
+                    if counts[f] < n:
+                        break
+                else:
+                    out.append(("act", h, _EXACT))
+            if c.steam and steam >= c.steam:
+                out.append(("act", h, ("steam", 0, c.steam, 0)))
         return out
 
     def pay_label(self, card: int, pay: tuple) -> str:
@@ -468,17 +483,6 @@ class HHState(SequentialState):
                 how += f" (cost reduced by {pay[3]})"
             label = self._labels[key] = f"Activate {c.name} {how}"
         return label
-
-    def activations(self, party: list[PartyHero]) -> list[tuple]:
-        """Every way to activate an inactive hero of `party` with the free dice or steam."""
-        faces, locked = self.faces, self.locked
-        counts = [0] * 7
-        for i, f in enumerate(faces):
-            if not locked[i]:
-                counts[f] += 1
-        counts[0] = 0
-        discs = [0] + sorted(set(self.discounts), reverse=True) if self.discounts else [0]
-        return [("act", h, pay) for h in party if not h.active for pay in self.payments(h, counts, discs)]
 
     def roll_labels(self, moves: list[tuple], faces: tuple[int, ...], rerolls: int) -> Callable[[], list[str]]:
         """The labels of a roll-step choice, built only if read, from the dice as they were."""
@@ -513,7 +517,10 @@ class HHState(SequentialState):
         self.faces, self.locked, self.kept = [0] * n, [False] * n, [False] * n
         self.dirty |= DICE
         self.in_roll = True
-        yield from self.roll_dice(range(n))
+        faces = self.faces
+        for i in range(n):   # roll_dice, written out: a die is a step, and a generator less is cheaper
+            faces[i] = (yield _ROLL[i]) + 1
+            self.dirty |= DICE
         party = self.parties[seat]
         deck = self.model.deck
         while True:
@@ -532,13 +539,13 @@ class HHState(SequentialState):
                         if not kept[i]:
                             can_roll = True
                         if f and i not in toggled:
-                            moves.append(("release", i) if kept[i] else ("keep", i))
+                            moves.append(_RELEASE[i] if kept[i] else _KEEP[i])
                     if can_roll:
-                        moves.append(("reroll", 0))
+                        moves.append(_REROLL)
                 if not moves:
                     self.in_roll = False
                     return
-                moves.append(("stop", 0))
+                moves.append(_STOP)
                 a = yield self.ask(seat, "roll", "Roll step", self.roll_labels(moves, tuple(faces), self.rerolls), moves)
                 move = moves[a]
                 kind = move[0]
@@ -569,7 +576,9 @@ class HHState(SequentialState):
                 elif kind == "reroll":
                     self.rerolls -= 1
                     self.dirty |= TOKENS
-                    yield from self.roll_dice([i for i in range(len(faces)) if not locked[i] and not kept[i]])
+                    for i in [i for i in range(len(faces)) if not locked[i] and not kept[i]]:   # roll_dice
+                        faces[i] = (yield _ROLL[i]) + 1
+                        self.dirty |= DICE
                     break  # a new roll: every die may be kept or released again
                 else:
                     self.in_roll = False
