@@ -490,8 +490,9 @@ class FDState:
             moves, self.groups = listed
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
+                face_up = {h for h in self.hexes[self.current] if board[h][T_REV]}  # type: ignore[index]
                 return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
-                                     lambda: play_labels(self.model, board, moves))
+                                     lambda: play_labels(self.model, board, moves, face_up))
         self._end_turn()
         return False
 
@@ -846,9 +847,15 @@ class FDState:
         resample(self, seat, rng)
 
 
-def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple]) -> list[str]:
+def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple],
+                face_up: set[int] | frozenset[int] = frozenset()) -> list[str]:
     """The text of each play move, naming the units that stand on `board` (a copy taken when the
-    moves were offered)."""
+    moves were offered) where the opponent knows them.
+
+    A label is the open record of a choice (logs and `replay --as` show it to the other seat), so
+    it says only what a player would say aloud at the table: a move names its unit only when the
+    token was face up when offered (`face_up`: those hexes); an attack, a shot or a special action
+    turns the acting token face up anyway, so it always names the unit."""
     lab = model.board.labels
     units = model.units
     out: list[str] = []
@@ -856,7 +863,7 @@ def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple])
         kind, h = mv[0], mv[1]
         u = units[board[h][T_UNIT]]  # type: ignore[index]
         if kind == "move":
-            out.append(f"Move {lab[h]} to {lab[mv[2]]} ({u.name})")
+            out.append(f"Move {lab[h]} to {lab[mv[2]]} ({u.name})" if h in face_up else f"Move {lab[h]} to {lab[mv[2]]}")
         elif kind == "attack":
             out.append(f"Attack {lab[mv[2]]} from {lab[h]} ({u.name})")
         elif kind == "shoot":
