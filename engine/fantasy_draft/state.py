@@ -629,15 +629,17 @@ class FDState:
     def _aim(self, seat: int, hexes: Sequence[int], ab: Ability) -> list[int]:
         """The hexes among `hexes` that hold what the ability aims at. An ability aimed at an
         enemy may be aimed at a face-down token whatever its types: the unit is unknown to the
-        one aiming."""
+        one aiming. One aimed at an own unit never takes the flag, which is no unit (a player
+        left with only the flag has no units), so no swap moves it and no boost lends it strength."""
         board = self.board
         units = self.model.units
         types = ab.types
         target = ab.target
         if target == "empty-hex":
             return [n for n in hexes if board[n] is None]
-        if target == "own":
-            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat
+        if target == "own":  # an own unit: the flag is no unit
+            flag = self.model.flag
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat and o[T_UNIT] != flag
                     and (not types or units[o[T_UNIT]].type in types)]
         if target == "enemy":
             return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] != seat
