@@ -177,3 +177,18 @@ def test_a_player_whose_last_unit_falls_loses_at_once_to_the_player_with_units_l
     st = play({"d4": {"unit": "forkman", "seat": 0}, "d5": {"unit": "knight", "seat": 1}})
     choose(st, "Attack d5 from d4")  # the forkman, player 1's only unit, loses
     assert st.is_over() and st.result().winners == [1] and st.result().end_reason == "no-units"
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """A player cannot act outside the options offered: an index past the end, a negative one, a
+    bool, a float or a string is refused before anything moves, and the game goes on as before."""
+    st = situation({"current": 0, "board": {"a1": {"unit": "flag", "seat": 0}, "d4": {"unit": "horseman", "seat": 0},
+                                            "d5": {"unit": "knight", "seat": 1}, "k9": {"unit": "flag", "seat": 1}}})
+    before, seen = st.fingerprint(), st.observation(1)
+    n = st.decision().n
+    for bad in (n, -1, True, 1.0, "0", None):
+        with pytest.raises(ValueError, match="illegal action"):
+            st.apply(bad)
+        assert st.fingerprint() == before and st.observation(1) == seen and len(st.actions) == 0
+    choose(st, "Attack d5 from d4")
+    assert st.board[hx("d4")] is None and unit("horseman") in st.removed[0]
