@@ -150,3 +150,17 @@ def test_a_trigger_that_could_never_fire_or_would_hit_its_own_hero_is_reported(t
     out = proc.stdout
     assert f"heroes.yaml:{harvest}:9: error HK309: ability 'Soul Harvest' watches for removed units but has no range" in out
     assert f"heroes.yaml:{devour}:19: error HK309: a 'victory' ability's effects act on the hero itself: destroy would remove the hero" in out
+
+
+def test_a_start_zone_on_ground_only_flyers_may_stand_on_is_reported(tmp_path) -> None:
+    """Deployment puts every token on its owner's start zone, and the flag and the basic units do
+    not fly: a zone on water was accepted and every smoke game then stopped at a deployment with
+    no hex to choose. It is a content error at the zone's terrain."""
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    board = (game / "board.yaml").read_text()
+    (game / "board.yaml").write_text(board.replace('"2": {terrain: grass, player: 2}', '"2": {terrain: water, player: 2}', 1))
+    line = next(i for i, text in enumerate(board.splitlines(), 1) if '"2": {terrain: grass' in text)
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1
+    assert f"board.yaml:{line}:22: error HK309: player 2's start zone is water, where only flyers may stand" in proc.stdout

@@ -48,6 +48,12 @@ def _board(i: int, board: dict, terrain: list[dict], army: int) -> list[Problem]
     lines = [str(x) for x in board.get("map") or []]
     zones = {str(k): v for k, v in (board.get("zones") or {}).items()}
     symbols = {str(t.get("symbol")) for t in terrain}
+    flyers_only = {str(t.get("id")) for t in terrain if t.get("flyers-only")}
+    for key, zone in zones.items():
+        if str(zone.get("terrain")) in flyers_only:
+            out.append(Problem("board", i, ("zones", key, "terrain"),
+                               f"player {zone.get('player')}'s start zone is {zone.get('terrain')}, where only flyers may stand",
+                               "the flag and the basic units walk: give the start zone ground they can stand on"))
     if len(lines) != rows:
         out.append(Problem("board", i, ("map",), f"the map has {len(lines)} rows, rows says {rows}"))
     count = {int(z.get("player", 0)): 0 for z in zones.values()}
