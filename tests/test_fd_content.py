@@ -129,3 +129,38 @@ def test_board_and_ability_rules_beyond_the_schema_are_reported_at_their_line(tm
     assert "board.yaml:19:9: error HK309: map row 4 has 10 hexes, columns says 11" in out
     assert "error HK309: player 2's start zone has 3 hexes for an army of 26" in out
     assert "heroes.yaml:49:14: error HK309: d10 range 9-7 is empty" in out
+
+
+def test_a_trigger_that_could_never_fire_or_would_hit_its_own_hero_is_reported(tmp_path) -> None:
+    """Careless abilities that the schema accepts: a unit-removed ability without a range (the hex
+    icon) would never fire, and a victory ability's effects land on the hero itself, so one that
+    removes a unit would remove the winner."""
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    heroes = (game / "heroes.yaml").read_text()
+    heroes = heroes.replace("        trigger: unit-removed\n        range: 2\n", "        trigger: unit-removed\n", 1)
+    heroes = heroes.replace("        target: enemy\n        types: [human, animal]\n        effects: [{kind: power, amount: 1}]",
+                            "        target: enemy\n        types: [human, animal]\n        effects: [{kind: destroy}]", 1)
+    (game / "heroes.yaml").write_text(heroes)
+    lines = heroes.splitlines()
+    harvest = next(i for i, line in enumerate(lines, 1) if "name: Soul Harvest" in line)
+    devour = next(i for i, line in enumerate(lines, 1) if "effects: [{kind: destroy}]" in line and "Devour" in lines[i - 5])
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    out = proc.stdout
+    assert f"heroes.yaml:{harvest}:9: error HK309: ability 'Soul Harvest' watches for removed units but has no range" in out
+    assert f"heroes.yaml:{devour}:19: error HK309: a 'victory' ability's effects act on the hero itself: destroy would remove the hero" in out
+
+
+def test_a_start_zone_on_ground_only_flyers_may_stand_on_is_reported(tmp_path) -> None:
+    """Deployment puts every token on its owner's start zone, and the flag and the basic units do
+    not fly: a zone on water was accepted and every smoke game then stopped at a deployment with
+    no hex to choose. It is a content error at the zone's terrain."""
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    board = (game / "board.yaml").read_text()
+    (game / "board.yaml").write_text(board.replace('"2": {terrain: grass, player: 2}', '"2": {terrain: water, player: 2}', 1))
+    line = next(i for i, text in enumerate(board.splitlines(), 1) if '"2": {terrain: grass' in text)
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1
+    assert f"board.yaml:{line}:22: error HK309: player 2's start zone is water, where only flyers may stand" in proc.stdout

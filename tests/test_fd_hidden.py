@@ -253,3 +253,40 @@ def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one
             decisions += 1
             st.apply(pick)
     assert decisions > 5000 and differed > decisions // 2, "the redaction hid something at most decisions"
+
+
+def test_the_label_of_a_move_names_no_face_down_unit_to_the_other_seat() -> None:
+    """A move does not turn a token face up, and a choice's label is its open record: `hordekit
+    replay --as 2` prints player 1's moves to player 2. At the table a player says "d3 to d4", not
+    "my Knight to d4", so a move label names its unit only when the token is face up."""
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    golden = root / "tests" / "golden" / "fd-heuristic.json"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(golden), "--game", "fantasy-draft",
+                          "--as", "2"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    names = [u.name for u in model().units]
+    moves = re.findall(r"step (\d+): player 1, 'Take an action[^']*': (Move \S+ to \S+.*)", run.stdout)
+    assert len(moves) > 20
+    # the same game on the engine: which of player 1's moves were made by a face-down token
+    actions = json.loads(golden.read_text())["actions"]
+    st = SPEC.new_state(model(), 2, {})
+    hidden_moves = 0
+    by_step = dict((int(i), label) for i, label in moves)
+    for i, action in enumerate(actions):
+        if i in by_step:
+            mv = st.moves[action]
+            face_down = not st.board[mv[1]][T_REV]
+            label = by_step[i]
+            if face_down:
+                hidden_moves += 1
+                assert not any(f"({n})" in label for n in names), f"step {i}: {label}"
+            else:
+                assert label.endswith(f"({names[st.board[mv[1]][T_UNIT]]})"), f"step {i}: {label}"
+        st.apply(action)
+    assert hidden_moves > 10

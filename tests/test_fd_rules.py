@@ -7,6 +7,7 @@ import pytest
 from engine.core import CHANCE
 from engine.core.scenario import run_scenario
 from engine.fantasy_draft import SPEC
+from conftest import run_cli
 from test_fd_support import SCENARIOS, choose, content, hx, load_yaml, model, options, situation, unit
 
 BASE = {"a1": {"unit": "flag", "seat": 0}, "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}
@@ -177,3 +178,53 @@ def test_a_player_whose_last_unit_falls_loses_at_once_to_the_player_with_units_l
     st = play({"d4": {"unit": "forkman", "seat": 0}, "d5": {"unit": "knight", "seat": 1}})
     choose(st, "Attack d5 from d4")  # the forkman, player 1's only unit, loses
     assert st.is_over() and st.result().winners == [1] and st.result().end_reason == "no-units"
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """A player cannot act outside the options offered: an index past the end, a negative one, a
+    bool, a float or a string is refused before anything moves, and the game goes on as before."""
+    st = situation({"current": 0, "board": {"a1": {"unit": "flag", "seat": 0}, "d4": {"unit": "horseman", "seat": 0},
+                                            "d5": {"unit": "knight", "seat": 1}, "k9": {"unit": "flag", "seat": 1}}})
+    before, seen = st.fingerprint(), st.observation(1)
+    n = st.decision().n
+    for bad in (n, -1, True, 1.0, "0", None):
+        with pytest.raises(ValueError, match="illegal action"):
+            st.apply(bad)
+        assert st.fingerprint() == before and st.observation(1) == seen and len(st.actions) == 0
+    choose(st, "Attack d5 from d4")
+    assert st.board[hx("d4")] is None and unit("horseman") in st.removed[0]
+
+
+_SITUATION = """name: a situation the rules could never reach
+game: fantasy-draft
+rule: each token as a scenario may set it up
+players: 2
+setup:
+  current: 0
+  board:
+    a1: {unit: flag, seat: 0}
+    d4: {unit: horseman, seat: 0}
+    k9: {unit: flag, seat: 1}
+    k8: {unit: wolf, seat: 1}
+"""
+
+
+@pytest.mark.parametrize("old,new,why", [
+    ("horseman, seat: 0}", "horseman, seat: 3}", "the seat of d4 is 3: a seat is 0 (player 1) or 1 (player 2)"),
+    ("horseman, seat: 0}", "horseman, seat: 0, power: 1}", "d4: power tokens go on hero cards; the Horseman is a basic unit"),
+    ("{unit: horseman, seat: 0}", "{unit: dragon, seat: 0, power: 2}", "d4: power 2 for the Dragon (strength 4): 0 to 1"),
+    ("{unit: horseman, seat: 0}", "{unit: rat, seat: 0, power: -1}", "d4: power -1 for the Rat"),
+    ("    k8: {unit: wolf, seat: 1}", "    k8: {unit: paladin, seat: 1}\n    k7: {unit: paladin, seat: 0}",
+     "k7: the Paladin is on the board twice (there is one card of each hero)"),
+    ("    d4: {unit: horseman", "    c4: {unit: horseman", "c4: the Horseman cannot stand on water (it does not fly)"),
+], ids=["seat-3", "power-on-a-basic-unit", "power-above-5", "negative-power", "one-hero-twice", "walker-on-water"])
+def test_a_scenario_setup_the_rules_could_never_reach_is_refused(tmp_path, old: str, new: str, why: str) -> None:
+    """The rules hold one card per hero, power tokens on hero cards up to strength 5, two seats and
+    water for flyers only; a scenario that sets up anything else is refused at its setup, exit 1,
+    no traceback, instead of playing out a game that cannot happen."""
+    assert old in _SITUATION
+    path = tmp_path / "broken.yaml"
+    path.write_text(_SITUATION.replace(old, new, 1))
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1
+    assert f"broken.yaml:6:3: a situation the rules could never reach: cannot build the starting situation: ValueError: {why}" in proc.stdout

@@ -12,6 +12,14 @@ ACTION_ONLY = {"teleport": "empty-hex", "swap": "own"}
 """Effects that move the hero, and the target each one needs."""
 
 
+SELF_ONLY = ("victory", "unit-removed")
+"""Triggers whose effects land on the hero itself (their `target` only says which fights or
+removals count, as Devour's 'human or animal')."""
+
+ON_TARGET = {"destroy": "remove the hero", "weaken": "weaken the hero", "freeze": "freeze the hero",
+             "reveal": "only reveal the hero"}
+"""Effects meant for another unit, and what they would do to the hero under a `SELF_ONLY` trigger."""
+
 Problem = ContentProblem  # the core's type, under the name this module uses
 
 
@@ -40,6 +48,12 @@ def _board(i: int, board: dict, terrain: list[dict], army: int) -> list[Problem]
     lines = [str(x) for x in board.get("map") or []]
     zones = {str(k): v for k, v in (board.get("zones") or {}).items()}
     symbols = {str(t.get("symbol")) for t in terrain}
+    flyers_only = {str(t.get("id")) for t in terrain if t.get("flyers-only")}
+    for key, zone in zones.items():
+        if str(zone.get("terrain")) in flyers_only:
+            out.append(Problem("board", i, ("zones", key, "terrain"),
+                               f"player {zone.get('player')}'s start zone is {zone.get('terrain')}, where only flyers may stand",
+                               "the flag and the basic units walk: give the start zone ground they can stand on"))
     if len(lines) != rows:
         out.append(Problem("board", i, ("map",), f"the map has {len(lines)} rows, rows says {rows}"))
     count = {int(z.get("player", 0)): 0 for z in zones.values()}
@@ -68,10 +82,17 @@ def _ability(i: int, j: int, ab: dict) -> list[Problem]:
     target, trigger = ab.get("target"), ab.get("trigger")
     if target not in ("self",) and trigger == "action" and not ab.get("range"):
         out.append(Problem("hero", i, where, f"ability '{ab.get('name')}' aims at '{target}' but has no range", "add range: N"))
+    if trigger == "unit-removed" and not ab.get("range"):
+        out.append(Problem("hero", i, where, f"ability '{ab.get('name')}' watches for removed units but has no range",
+                           "add range: N (without one it would never fire)"))
     for k, e in enumerate(ab.get("effects") or []):
         kind = e.get("kind")
         if kind == "evade" and trigger != "attacked":
             out.append(Problem("hero", i, where + ("effects", k), "evade only works on an attack: trigger must be 'attacked'"))
+        if kind in ON_TARGET and trigger in SELF_ONLY:
+            out.append(Problem("hero", i, where + ("effects", k),
+                               f"a '{trigger}' ability's effects act on the hero itself: {kind} would {ON_TARGET[kind]}",
+                               "make it a special action (trigger: action) to aim it at another unit"))
         if kind in ACTION_ONLY and (trigger != "action" or target != ACTION_ONLY[kind]):
             out.append(Problem("hero", i, where + ("effects", k),
                                f"{kind} is a special action aimed at target '{ACTION_ONLY[kind]}'"))

@@ -21,6 +21,33 @@ def _hex(model: Model, label: Any) -> int:
     return model.board.index[str(label)]
 
 
+def _seat(value: Any, what: str) -> int:
+    if value.__class__ is not int or value not in (0, 1):
+        raise ValueError(f"{what} is {value!r}: a seat is 0 (player 1) or 1 (player 2)")
+    return value
+
+
+def _placeable(st: FDState, label: str, h: int, u: int, seat: int) -> None:
+    """A token the rules could have brought here: one copy of each hero, on ground it may stand on."""
+    unit = st.model.units[u]
+    if unit.hero and (u in st.drafted[0] or u in st.drafted[1]):
+        raise ValueError(f"{label}: the {unit.name} is on the board twice (there is one card of each hero)")
+    if not st.can_stand(u, h):
+        raise ValueError(f"{label}: the {unit.name} cannot stand on {st.model.board.terrain[h]} (it does not fly)")
+
+
+def _power(model: Model, label: str, u: int, value: Any) -> int:
+    """Power tokens go on hero cards, and never lift the hero above the cap."""
+    unit = model.units[u]
+    room = model.rules.power_cap - unit.strength
+    if not unit.hero:
+        raise ValueError(f"{label}: power tokens go on hero cards; the {unit.name} is a basic unit")
+    if value.__class__ is not int or not 0 <= value <= room:
+        raise ValueError(f"{label}: power {value!r} for the {unit.name} (strength {unit.strength}): "
+                         f"0 to {max(room, 0)}, as strength never goes above {model.rules.power_cap}")
+    return value
+
+
 def scenario_state(model: Model, players: int, setup: dict) -> FDState:
     """A state in the draft, deployment or play phase, as the scenario's `setup` describes it."""
     st = FDState(model, {"turn_cap": setup.get("turn_cap", model.rules.turn_cap)})
@@ -43,21 +70,24 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
         for label, spec in (setup.get("board") or {}).items():
             h = _hex(model, label)
             u = _unit(model, spec["unit"])
-            s = int(spec.get("seat", 0))
+            s = _seat(spec.get("seat", 0), f"the seat of {label}")
+            _placeable(st, label, h, u, s)
             st.board[h] = [s, u, int(bool(spec.get("revealed", False))), 0, 0, int(bool(spec.get("frozen", False))), 0, 0, -1]
             st.army[s].append(u)
             if model.units[u].hero:
                 st.drafted[s].append(u)
             if spec.get("power"):
-                st.power[u] = int(spec["power"])
-                st.supply -= int(spec["power"])
+                st.power[u] = _power(model, label, u, spec["power"])
+                st.supply -= st.power[u]
         if "power_supply" in setup:
             st.supply = int(setup["power_supply"])
             st.power_total = st.supply + sum(st.power)
+        if st.supply < 0:
+            raise ValueError(f"the heroes hold {sum(st.power)} power tokens, more than the supply of {st.power_total}")
         st.pool = [u for u in model.heroes if u not in st.drafted[0] + st.drafted[1]]
         st.mana = [0, 0]
         st.turn = int(setup.get("turn", 0))
-        st.current = int(setup.get("current", 0))
+        st.current = _seat(setup.get("current", 0), "current")
         st.actions_left = int(setup.get("actions", model.rules.actions))
         st.board_changed()
     else:

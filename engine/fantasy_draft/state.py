@@ -5,7 +5,8 @@ and a generator can only be cloned by replaying the whole log. Here the state is
 so `clone()` copies about a hundred short lists whatever the length of the game.
 
 A token on the board is a short list (see the T_* indexes): who owns it, which unit it is,
-whether it is face up, how often it acted this turn, its strength bonus for this turn, whether it
+whether it is face up (0, or 1 + the log length when it turned face up, so a label read late
+still says what was known when it was offered; 1 for a token set up face up), how often it acted this turn, its strength bonus for this turn, whether it
 is frozen, extra activations, whether it has ever acted, and the log position of the secret
 choice that placed it. Hidden information is exactly the unit of the other seat's face-down
 tokens (and, during deployment, where the other seat put them).
@@ -242,7 +243,7 @@ class FDState:
         """Turn a token face up for good; its secret placement becomes visible in the log."""
         t = self.board[h]
         if t is not None and not t[T_REV]:
-            t[T_REV] = 1
+            t[T_REV] = len(self.actions) + 1  # truthy, and says when (see `play_labels`)
             self.shown[t[T_OWN]] += 1
             if self._specials:
                 self._aimed_at(h)
@@ -490,8 +491,9 @@ class FDState:
             moves, self.groups = listed
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
+                at = len(self.actions) + 1  # tokens turned face up later have a larger T_REV
                 return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
-                                     lambda: play_labels(self.model, board, moves))
+                                     lambda: play_labels(self.model, board, moves, at))
         self._end_turn()
         return False
 
@@ -628,15 +630,17 @@ class FDState:
     def _aim(self, seat: int, hexes: Sequence[int], ab: Ability) -> list[int]:
         """The hexes among `hexes` that hold what the ability aims at. An ability aimed at an
         enemy may be aimed at a face-down token whatever its types: the unit is unknown to the
-        one aiming."""
+        one aiming. One aimed at an own unit never takes the flag, which is no unit (a player
+        left with only the flag has no units), so no swap moves it and no boost lends it strength."""
         board = self.board
         units = self.model.units
         types = ab.types
         target = ab.target
         if target == "empty-hex":
             return [n for n in hexes if board[n] is None]
-        if target == "own":
-            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat
+        if target == "own":  # an own unit: the flag is no unit
+            flag = self.model.flag
+            return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] == seat and o[T_UNIT] != flag
                     and (not types or units[o[T_UNIT]].type in types)]
         if target == "enemy":
             return [n for n in hexes if (o := board[n]) is not None and o[T_OWN] != seat
@@ -846,9 +850,14 @@ class FDState:
         resample(self, seat, rng)
 
 
-def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple]) -> list[str]:
+def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple], at: int = 1 << 62) -> list[str]:
     """The text of each play move, naming the units that stand on `board` (a copy taken when the
-    moves were offered)."""
+    moves were offered) where the opponent knows them.
+
+    A label is the open record of a choice (logs and `replay --as` show it to the other seat), so
+    it says only what a player would say aloud at the table: a move names its unit only when the
+    token was face up when offered (turned face up at or before log length `at`, see T_REV); an attack, a shot or a special action
+    turns the acting token face up anyway, so it always names the unit."""
     lab = model.board.labels
     units = model.units
     out: list[str] = []
@@ -856,7 +865,8 @@ def play_labels(model: Model, board: list[list[int] | None], moves: list[tuple])
         kind, h = mv[0], mv[1]
         u = units[board[h][T_UNIT]]  # type: ignore[index]
         if kind == "move":
-            out.append(f"Move {lab[h]} to {lab[mv[2]]} ({u.name})")
+            rev = board[h][T_REV]  # type: ignore[index]
+            out.append(f"Move {lab[h]} to {lab[mv[2]]} ({u.name})" if 0 < rev <= at else f"Move {lab[h]} to {lab[mv[2]]}")
         elif kind == "attack":
             out.append(f"Attack {lab[mv[2]]} from {lab[h]} ({u.name})")
         elif kind == "shoot":
