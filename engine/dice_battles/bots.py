@@ -66,6 +66,10 @@ class HeuristicBot:
     """Greedy by expected wounds, with the counter-class guess and regrouping described above."""
 
     __slots__ = ("seat", "rng", "_seen")
+    # It reads its own hand (the options), the mat, both zones and the marks on tiles, never the
+    # other seat's hand, deck, face-down orders or secret reinforcements: the driver need not
+    # redact around it (a test plays whole games both ways and expects every choice alike).
+    reads_hidden = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
