@@ -73,36 +73,26 @@ class _View:
     Nothing moves on the mat while orders are placed, so the opposing classes likely on each
     battalion (`likely`) and their shares are kept here too."""
 
-    __slots__ = ("status", "counts", "active_units", "tokens", "likely", "shares")
+    __slots__ = ("status", "types", "active_units", "tokens", "likely", "shares")
 
     def __init__(self, st: DBState, p: int) -> None:
         utype = st.utype
         self.status = [st.status(p, b) for b in range(3)]
-        self.counts: list[dict[int, int]] = []     # per battalion: unit type -> tiles of it
-        for bat in st.board[p]:
-            count: dict[int, int] = {}
-            for uid in bat:
-                if uid >= 0:
-                    t = utype[uid]
-                    count[t] = count.get(t, 0) + 1
-            self.counts.append(count)
-        self.active_units = {t for b in range(3) if self.status[b] == "active" for t in self.counts[b]}
-        self.tokens = {t for count in self.counts for t in count} | {utype[uid] for uid in st.reinf[p]}
+        self.types = [[utype[uid] for uid in bat if uid >= 0] for bat in st.board[p]]   # per battalion
+        self.active_units = {t for b in range(3) if self.status[b] == "active" for t in self.types[b]}
+        self.tokens = {t for types in self.types for t in types} | {utype[uid] for uid in st.reinf[p]}
         self.likely: list[dict[str, float] | None] = [None, None, None]
         self.shares: dict[tuple[int, frozenset[str]], float] = {}
 
-    def matching(self, b: int, unit: int) -> int:
-        """As `DBState.matching`: tiles of battalion b with the card's picture."""
-        return self.counts[b].get(unit, 0)
-
     def can_activate(self, b: int, card: Card) -> bool:
         """As `DBState.can_activate`, from the tables."""
-        unit = card.unit
-        if unit in self.counts[b]:
-            return True
-        if card.level == HERO_LEVEL:
-            return (b > 0 and unit in self.counts[b - 1]) or (b < 2 and unit in self.counts[b + 1])
-        return False
+        return self.can_play(b, card.unit, card.level == HERO_LEVEL)
+
+    def can_play(self, b: int, unit: int, hero: bool) -> bool:
+        """Whether a card of `unit` (a hero's card when `hero`) can be activated on battalion b:
+        a tile of its unit stands there, or a hero's tile in a battalion next to it."""
+        types = self.types
+        return unit in types[b] or (hero and ((b > 0 and unit in types[b - 1]) or (b < 2 and unit in types[b + 1])))
 
     def share(self, b: int, classes: frozenset[str]) -> float:
         """The likely share, on battalion b, of opposing orders of the named classes."""
@@ -184,12 +174,10 @@ class HeuristicBot:
         """Expected worth of playing a card (its plan) on active battalion b, where the opposing
         classes are as likely as view.likely[b] (`likely_classes`) says."""
         unit = plan.unit
-        count = view.counts[b]
-        if unit not in count and not (plan.hero and ((b > 0 and unit in view.counts[b - 1]) or
-                                                     (b < 2 and unit in view.counts[b + 1]))):
+        if not view.can_play(b, unit, plan.hero):
             return -5.0 + (-1.0 if unit in view.active_units else 0.5)   # cannot activate: a dump
         dice = plan.dice
-        if dice and count.get(unit, 0) > 1:
+        if dice and view.types[b].count(unit) > 1:
             dice += 1
         value = 0.0
         for step, amount, what in plan.steps:
