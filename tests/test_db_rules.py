@@ -162,6 +162,35 @@ def test_checked_play_catches_a_heal_that_leaves_wounds_below_zero(monkeypatch: 
     assert "-1 wounds" in _checked_game_error(monkeypatch, "heal_unit", overheal)
 
 
+def test_checked_play_catches_poison_that_turns_into_too_many_wounds_at_that_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    broken_at = []
+
+    def heavy(self, real):
+        poisoned = [uid for uid, pz in enumerate(self.poison) if pz]
+        real(self)
+        if poisoned and not broken_at:
+            self.wounds[poisoned[0]] += 9   # the poison die became nine wounds
+            broken_at.append(len(self.actions))
+    error = _checked_game_error(monkeypatch, "_poison_to_wounds", heavy)
+    assert error.startswith(f"step {broken_at[0]}:") and "wounds on" in error
+
+
+def test_checked_play_catches_a_regrouped_tile_with_wounds_beyond_its_morale_at_that_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    broken_at = []
+
+    def sticky(self, real, p, card, source, where):
+        before = len(self.reinf[p])
+        real(self, p, card, source, where)
+        for uid in self.reinf[p][before:]:
+            if not broken_at:
+                self.wounds[uid] = 9        # its wounds ride along to the reinforcements, and grow
+                broken_at.append(len(self.actions))
+    error = _checked_game_error(monkeypatch, "_regroup", sticky)
+    assert error.startswith(f"step {broken_at[0]}:") and "9 wounds on" in error
+
+
 def test_checked_play_catches_a_defeated_tile_left_on_the_mat(monkeypatch: pytest.MonkeyPatch) -> None:
     def duplicate(self, real):
         real(self)

@@ -35,9 +35,10 @@ _SKIP_REGROUP = (NO_REGROUP,)
 REGROUP_SLOT = 3
 _PRIVATE_KINDS = frozenset({"draw", "order", "reinforce"})   # steps only the acting seat may read
 # The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
-# cards, every tile's marks, the marks of the tile the last die hit. Each rule that can break a
-# group notes it in `_audit` when it runs, so a check after a step tests only those.
-_TILES, _MARKS, _HIT = 1, 2, 4
+# cards, every tile's marks, the marks of the tile the last die hit, the marks of the tiles listed
+# in `_marked` (healed, regrouped or poisoned this round). Each rule that can break a group notes
+# it in `_audit` when it runs, so a check after a step tests only those.
+_TILES, _MARKS, _HIT, _LISTED = 1, 2, 4, 32
 _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
@@ -117,6 +118,7 @@ class DBState:
         self._audited = -1                        # len(actions) when the invariants last held
         self._audit = _ALL                        # the invariants the last step's rules could change
         self._hit = -1                            # the tile the last die hit (-1: none)
+        self._marked: list[int] = []              # tiles whose marks this round's resolution changed
         self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
         if sheets is not None:
             for p, sh in enumerate(sheets):
@@ -409,6 +411,7 @@ class DBState:
     def _reveal(self) -> None:
         self._audit |= _TILES
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
+        self._marked = []                         # the resolution starting here lists its tiles anew
         if self.seen is not None:
             for pos in self.secret_open:
                 if pos not in self.orders_at:   # the card shows on the mat; its index stays private
@@ -519,7 +522,7 @@ class DBState:
         """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
         the one closest to leaving; in a battalion the first in space order, front row first),
         unless v2.0's token rule or a full zone cancels it."""
-        self._audit |= _TILES | _MARKS
+        self._audit |= _TILES
         m = self.model
         if not self.token_on_board(p, card.unit):
             self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
@@ -546,6 +549,8 @@ class DBState:
                     else:
                         source[i] = -1
                     self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
+                    self._audit |= _LISTED
+                    self._marked.append(uid)
                     self.reinf[p].append(uid)
                     self.stats["regrouped"] += 1
                     self.log.append(f"player {p + 1}: {m.units[r].name} regrouped from {where}")
@@ -563,7 +568,8 @@ class DBState:
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
-        self._audit |= _MARKS
+        self._audit |= _LISTED
+        self._marked.append(uid)
         done = 0
         while done < amount and (self.poison[uid] or self.excess[uid] or self.wounds[uid]):
             if self.poison[uid]:
@@ -577,9 +583,12 @@ class DBState:
 
     # --- step 4: poison from last round becomes a wound; dice rolled and assigned by face
     def _poison_to_wounds(self) -> None:
-        self._audit |= _MARKS
         poison, morale, utype = self.poison, self.tables.morale, self.utype
-        for uid in list(compress(range(len(poison)), poison)):
+        hurt = list(compress(range(len(poison)), poison))
+        if hurt:
+            self._audit |= _LISTED
+            self._marked += hurt
+        for uid in hurt:
             poison[uid] = 0
             self._wound(uid, morale[utype[uid]])
 
@@ -747,8 +756,19 @@ class DBState:
         little next to the step. Right after one step from a sound state, only the groups the
         step's rules noted in `_audit` are tested (the others held then and nothing touched
         them); any other call tests them all. Each group is first tested with whole-list
-        operations; the walk that names what is wrong runs only when that test fails."""
-        scope = self._audit if self._audited == len(self.actions) - 1 else _ALL
+        operations; the walk that names what is wrong runs only when that test fails. A step
+        that marked nothing but the tile one die hit (most steps) is tested right here."""
+        n = len(self.actions)
+        if self._audited == n - 1:
+            scope = self._audit
+            if not scope & ~_HIT:
+                uid = self._hit
+                if not scope or uid < 0 or (self.poison[uid] <= 1 and
+                                            0 <= self.wounds[uid] <= self.tables.morale[self.utype[uid]]):
+                    self._audited = n
+                    return []
+        else:
+            scope = _ALL
         out: list[str] = []
         if scope & _TILES:
             out += self._tile_problems()
@@ -757,23 +777,28 @@ class DBState:
                 out += self._card_problems(p)
         if scope & _MARKS:
             out += self._mark_problems()
-        elif scope & _HIT and self._hit >= 0:
-            out += self._tile_mark_problems(self._hit, self.tables.morale)
+        else:
+            morale = self.tables.morale
+            if scope & _HIT and self._hit >= 0:
+                out += self._tile_mark_problems(self._hit, morale)
+            if scope & _LISTED:
+                for uid in self._marked:
+                    out += self._tile_mark_problems(uid, morale)
         if not out:
-            self._audited = len(self.actions)
+            self._audited = n
         return out
 
     def _tile_problems(self) -> list[str]:
         """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
         fleeing spaces."""
-        out = [f"player {p + 1}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
-               if len(self.fleeing[p]) > self.model.fleeing_spaces]
+        fleeing, reinf, gone = self.fleeing, self.reinf, self.gone
+        out = []
+        if max(len(fleeing[0]), len(fleeing[1])) > self.model.fleeing_spaces:
+            out = [f"player {p + 1}: {len(fleeing[p])} tiles fleeing" for p in (0, 1)
+                   if len(fleeing[p]) > self.model.fleeing_spaces]
         n = len(self.utype)
-        here: list[int] = []
-        for p in (0, 1):
-            for bat in self.board[p]:
-                here += bat
-            here += self.reinf[p] + self.fleeing[p] + self.gone[p]
+        (a0, a1, a2), (b0, b1, b2) = self.board
+        here = [*a0, *a1, *a2, *b0, *b1, *b2, *reinf[0], *reinf[1], *fleeing[0], *fleeing[1], *gone[0], *gone[1]]
         placed = set(here)
         placed.discard(-1)
         if len(here) - here.count(-1) == n == len(placed) and (not placed or (min(placed) >= 0 and max(placed) < n)):
@@ -786,14 +811,18 @@ class DBState:
         """Seat p's order cards: none created or lost, the deck size right, full hands after the
         draw step."""
         m = self.model
-        out = []
-        have = list(map(add, self.deck[p], self.discard[p]))
-        for c in self.hand[p]:
+        deck, hand, owned = self.deck[p], self.hand[p], self.owned[p]
+        have = list(map(add, deck, self.discard[p]))
+        for c in hand:
             have[c] += 1
         for c in self.orders[p]:
             if c >= 0:
                 have[c] += 1
-        if have != self.owned[p]:
+        if have == owned and sum(deck) == self.deck_size[p] and (
+                not self.fresh_hands or len(hand) == min(m.hand_size, sum(owned))):
+            return []
+        out = []
+        if have != owned:
             out.append(f"player {p + 1}: order cards created or lost")
         if sum(self.deck[p]) != self.deck_size[p]:
             out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
@@ -804,9 +833,10 @@ class DBState:
     def _mark_problems(self) -> list[str]:
         """No tile carries two poison dice or wounds outside 0..its morale."""
         morale = self.tables.morale
-        if max(self.poison, default=0) <= 1 and min(self.wounds, default=0) >= 0 and \
-                min(map(sub, map(morale.__getitem__, self.utype), self.wounds), default=0) >= 0:
-            return []
+        wounds = self.wounds
+        if max(self.poison, default=0) <= 1 and min(wounds, default=0) >= 0 and \
+                min(map(sub, map(morale.__getitem__, compress(self.utype, wounds)), filter(None, wounds)), default=0) >= 0:
+            return []   # (no wound is below 0, so only wounded tiles can have more than their morale)
         return [msg for uid in range(len(self.utype)) for msg in self._tile_mark_problems(uid, morale)]
 
     def _tile_mark_problems(self, uid: int, morale: tuple[int, ...]) -> list[str]:
@@ -1042,6 +1072,7 @@ class _Lazy:
 
 
 _FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
-         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log")
+         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log",
+         "_marked")
 _NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
            "activated", "cancelled", "dice")
