@@ -77,10 +77,23 @@ class _View:
 
     def __init__(self, st: DBState, p: int) -> None:
         utype = st.utype
-        self.status = [st.status(p, b) for b in range(3)]
-        self.types = [[utype[uid] for uid in bat if uid >= 0] for bat in st.board[p]]   # per battalion
-        self.active_units = {t for b in range(3) if self.status[b] == "active" for t in self.types[b]}
-        self.tokens = {t for types in self.types for t in types} | {utype[uid] for uid in st.reinf[p]}
+        self.status: list[str] = []
+        self.types: list[list[int]] = []          # per battalion, the unit type of each tile
+        self.active_units: set[int] = set()       # unit types on the active battalions
+        self.tokens: set[int] = set()             # unit types on the mat or in reinforcements
+        for b, bat in enumerate(st.board[p]):     # plain loops: cheaper than comprehensions here
+            status = st.status(p, b)
+            types = []
+            for uid in bat:
+                if uid >= 0:
+                    types.append(utype[uid])
+            self.status.append(status)
+            self.types.append(types)
+            if status == "active":
+                self.active_units.update(types)
+            self.tokens.update(types)
+        for uid in st.reinf[p]:
+            self.tokens.add(utype[uid])
         self.likely: list[dict[str, float] | None] = [None, None, None]
         self.shares: dict[tuple[int, frozenset[str]], float] = {}
 
@@ -168,7 +181,9 @@ class HeuristicBot:
                 cls = classes[utype[uid]]
                 counts[cls] = counts.get(cls, 0.0) + 1.0
         total = sum(counts.values()) or 1.0
-        return {k: v / total for k, v in counts.items()}
+        for cls in counts:
+            counts[cls] /= total
+        return counts
 
     def order_value(self, st: DBState, view: _View, b: int, plan: _Plan) -> float:
         """Expected worth of playing a card (its plan) on active battalion b, where the opposing
@@ -216,24 +231,25 @@ class HeuristicBot:
         room = m.reinforcement_spaces - len(st.reinf[p])
         best, pick = 0.9, len(st.moves) - 1
         fleeing = st.fleeing[p]
+        if room <= 0 or not fleeing:
+            return pick   # every card would be a dump (0.3 at best), below not regrouping (0.9)
+        tokens = view.tokens
         for i, card in enumerate(st.moves):
             if card < 0:
                 continue
             c = m.cards[card]
-            if room <= 0 or not fleeing or c.unit not in view.tokens:
-                value = self._dump_value(view, c) - 0.2
-            else:
-                taken: list[int] = []
-                value = 0.0
-                for r in c.regroups:
-                    for pos in range(len(fleeing) - 1, -1, -1):
-                        if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
-                            taken.append(pos)
-                            value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
-                            break
-                if any(view.status[b] == "active" and view.can_activate(b, c) for b in range(3)):
-                    value -= 0.3   # it could attack next round instead
-
+            if c.unit not in tokens:
+                continue  # a dump (0.3 at best), below not regrouping (0.9)
+            taken: list[int] = []
+            value = 0.0
+            for r in c.regroups:
+                for pos in range(len(fleeing) - 1, -1, -1):
+                    if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
+                        taken.append(pos)
+                        value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
+                        break
+            if any(view.status[b] == "active" and view.can_activate(b, c) for b in range(3)):
+                value -= 0.3   # it could attack next round instead
             if value > best:
                 best, pick = value, i
         return pick

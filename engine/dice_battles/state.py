@@ -207,9 +207,10 @@ class DBState:
     def new_tile(self, seat: int, ut: int) -> int:
         """A new unit tile of type `ut`; its order card joins the owner's deck."""
         uid = len(self.utype)
-        for arr, v in ((self.utype, ut), (self.uowner, seat), (self.wounds, 0), (self.poison, 0),
-                       (self.excess, 0), (self.hits, 0), (self.blocked, 0)):
-            arr.append(v)
+        self.utype.append(ut)
+        self.uowner.append(seat)
+        for marks in (self.wounds, self.poison, self.excess, self.hits, self.blocked):
+            marks.append(0)
         card = self.model.units[ut].card
         self.deck[seat][card] += 1
         self.deck_size[seat] += 1
@@ -367,9 +368,9 @@ class DBState:
         bat = self.board[p][b]
         if not reinf or bat[HERO] < 0 or (self.model.reinforce_active_only and self.board[1 - p][b][HERO] < 0):
             return []     # nothing to send, or a defeated battalion (or an idle one, if the rules say so)
-        empty = [s for s in range(HERO) if bat[s] < 0]
-        if not empty:
+        if -1 not in bat:
             return []
+        empty = [s for s in range(HERO) if bat[s] < 0]
         used = {uid for _, uid, _ in self.pend[p]} if secret else ()
         out: list[tuple[int, int, int]] = []
         seen: set[int] = set()
@@ -430,16 +431,20 @@ class DBState:
     def matching(self, p: int, b: int, unit: int) -> int:
         """Tiles in battalion b of seat p with the card's picture."""
         utype = self.utype
-        return [utype[uid] for uid in self.board[p][b] if uid >= 0].count(unit)
+        n = 0
+        for uid in self.board[p][b]:   # a plain loop: cheaper than a comprehension on six spaces
+            if uid >= 0 and utype[uid] == unit:
+                n += 1
+        return n
 
     def can_activate(self, p: int, b: int, card: Card) -> bool:
         """On an active battalion: a tile with the card's picture stands there; a hero card may
         also find its hero in an adjacent battalion."""
-        if self.matching(p, b, card.unit):
+        unit = card.unit
+        if self.matching(p, b, unit):
             return True
-        if card.is_hero:
-            return any(0 <= a < 3 and self.matching(p, a, card.unit) for a in (b - 1, b + 1))
-        return False
+        return card.is_hero and ((b > 0 and self.matching(p, b - 1, unit) > 0) or
+                                 (b < 2 and self.matching(p, b + 1, unit) > 0))
 
     def token_on_board(self, p: int, unit: int) -> bool:
         """v2.0: regrouping needs a tile like the played card on a battalion or in reinforcements."""
@@ -600,26 +605,19 @@ class DBState:
         elif self.model.excess_counts:
             self.excess[uid] += 1
 
-    def target(self, q: int, b: int, face: int) -> int:
-        """The tile of seat q's battalion b that a die showing `face` is assigned to."""
-        front, arrow, behind = self.tables.faces[face - 1]
-        bat = self.board[q][b]
-        uid = bat[front]
-        if uid >= 0:
-            return uid
-        if arrow >= 0 and bat[arrow] >= 0:
-            return bat[arrow]
-        uid = bat[behind]
-        return uid if uid >= 0 else bat[HERO]
-
     def _assign_die(self, action: int) -> bool:
-        """The die of the first card in the queue shows face action + 1; True while that card
-        has dice left to roll."""
+        """The die of the first card in the queue shows face action + 1 and goes to the tile that
+        face names in the opposing battalion (front space, else arrow, else behind, else the
+        hero); True while that card has dice left to roll."""
         item = self.queue[0]
         p, b, left, colour, ignore = item
         item[2] = left - 1
         self.stats["dice_rolled"] += 1
-        uid = self.target(1 - p, b, action + 1)
+        front, arrow, behind = self.tables.faces[action]
+        bat = self.board[1 - p][b]
+        uid = bat[front]
+        if uid < 0:
+            uid = bat[arrow] if arrow >= 0 and bat[arrow] >= 0 else bat[behind] if bat[behind] >= 0 else bat[HERO]
         if uid >= 0:
             self.hit(uid, colour, ignore)
         return left > 1
