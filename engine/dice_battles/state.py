@@ -370,17 +370,23 @@ class DBState:
             return []     # nothing to send, or a defeated battalion (or an idle one, if the rules say so)
         if -1 not in bat:
             return []
-        empty = [s for s in range(HERO) if bat[s] < 0]
-        used = {uid for _, uid, _ in self.pend[p]} if secret else ()
+        empty = []                # plain loops: cheaper than comprehensions on a few spaces
+        for s in range(HERO):
+            if bat[s] < 0:
+                empty.append(s)
+        used = [uid for _, uid, _ in self.pend[p]] if secret and self.pend[p] else ()
         out: list[tuple[int, int, int]] = []
-        seen: set[int] = set()
-        units = self.model.units
+        seen: list[int] = []
+        units, utype = self.model.units, self.utype
         for uid in reinf:
-            ut = self.utype[uid]
+            ut = utype[uid]
             if uid in used or ut in seen:
                 continue
-            seen.add(ut)
-            out += [(b, uid, s) for s in empty if s in units[ut].positions]
+            seen.append(ut)
+            positions = units[ut].positions
+            for s in empty:
+                if s in positions:
+                    out.append((b, uid, s))
         return out
 
     def _next_reinforcement(self) -> bool:
@@ -482,10 +488,9 @@ class DBState:
         # Regroups are done and never move a hero, so whether a battalion is active (both its
         # heroes stand, for both seats alike) is read once.
         active = [board[0][b][HERO] >= 0 and board[1][b][HERO] >= 0 for b in range(3)]
-        fights = [active[b] and activated[0][b] and activated[1][b] for b in range(3)]
         grouped = powers(m)
         for b in range(3):
-            if fights[b]:
+            if active[b] and activated[0][b] and activated[1][b]:
                 if grouped[orders[0][b]].cancels:
                     cancelled[1][b] = True
                 if grouped[orders[1][b]].cancels:
