@@ -110,6 +110,27 @@ def test_invariants_catch_a_tile_in_two_places_and_a_lost_card() -> None:
     assert "in 2 places" in problems and "created or lost" in problems
 
 
+def test_invariants_catch_a_card_changed_for_another() -> None:
+    """The same number of cards everywhere, but one card became another: caught in the hand, the
+    deck and the discard pile alike."""
+    for where in ("hand", "deck", "discard"):
+        st = scenario_state(table())
+        if where == "discard":             # a sound start with a card in the discard pile
+            card = next(c for c, k in enumerate(st.deck[1]) if k)
+            st.deck[1][card] -= 1
+            st.deck_size[1] -= 1
+            st.discard[1][card] += 1
+        assert st.check_invariants() == []
+        if where == "hand":
+            st.hand[1][0] = next(c for c in range(len(st.model.cards)) if c not in st.hand[1])
+        else:
+            pile = getattr(st, where)[1]
+            card = next(c for c, k in enumerate(pile) if k)
+            pile[card] -= 1
+            pile[(card + 1) % len(pile)] += 1
+        assert "order cards created or lost" in "; ".join(st.check_invariants()), where
+
+
 def test_invariants_catch_two_poison_dice_and_wounds_above_morale() -> None:
     st = scenario_state(table())
     uid = st.board[0][0][0]

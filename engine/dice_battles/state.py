@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from itertools import compress
-from operator import add, ge, sub
+from operator import ge, sub
 from typing import Any, Callable, NamedTuple
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
@@ -36,9 +36,9 @@ REGROUP_SLOT = 3
 _PRIVATE_KINDS = frozenset({"draw", "order", "reinforce"})   # steps only the acting seat may read
 # The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
 # cards, every tile's marks, the marks of the tile the last die hit, the marks of the tiles listed
-# in `_marked` (healed, regrouped or poisoned this round). Each rule that can break a group notes
+# in `_marked` (healed, regrouped or poisoned this round), both hands' sizes. Each rule that can break a group notes
 # it in `_audit` when it runs, so a check after a step tests only those.
-_TILES, _MARKS, _HIT, _LISTED = 1, 2, 4, 32
+_TILES, _MARKS, _HIT, _LISTED, _HANDS = 1, 2, 4, 32, 64
 _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
@@ -119,6 +119,7 @@ class DBState:
         self._audit = _ALL                        # the invariants the last step's rules could change
         self._hit = -1                            # the tile the last die hit (-1: none)
         self._marked: list[int] = []              # tiles whose marks this round's resolution changed
+        self._deck_due: tuple[Any, Any] = (None, None)   # per seat, see `_card_problems`
         self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
         if sheets is not None:
             for p, sh in enumerate(sheets):
@@ -261,7 +262,7 @@ class DBState:
                 self.phase, self.seat, self.slot = "orders", 0, 0
                 self.round += 1
                 self.fresh_hands = True
-                self._audit |= _CARDS    # the hand-size invariant applies now
+                self._audit |= _HANDS    # the hand-size invariant applies now
                 if self.round > self.round_limit:
                     self._end("round-limit")
                     return
@@ -416,7 +417,8 @@ class DBState:
 
     # --- step 3: reveal, check and activate
     def _reveal(self) -> None:
-        self._audit |= _TILES
+        if self.pend[0] or self.pend[1]:
+            self._audit |= _TILES                 # reinforcements take their spaces
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
         self._marked = []                         # the resolution starting here lists its tiles anew
         if self.seen is not None:
@@ -649,7 +651,6 @@ class DBState:
 
     # --- step 5: defeated units flee or are annihilated; heroes last
     def _check_defeated(self) -> None:
-        self._audit |= _TILES
         m = self.model
         self.hits = [0] * len(self.hits)
         self.blocked = [0] * len(self.blocked)
@@ -666,6 +667,7 @@ class DBState:
                 bat = board[p][b]
                 if down.isdisjoint(bat):
                     continue
+                self._audit |= _TILES             # tiles of this battalion leave it
                 for s in range(6):
                     uid = bat[s]
                     if uid < 0 or wounds[uid] < morale[utype[uid]]:
@@ -777,7 +779,9 @@ class DBState:
             out += self._tile_problems()
         for p in (0, 1):
             if scope & _CARDS_OF[p]:
-                out += self._card_problems(p)
+                out += self._card_problems(p)       # hand size included
+            elif scope & _HANDS:
+                out += self._hand_problems(p)
         if scope & _MARKS:
             out += self._mark_problems()
         else:
@@ -813,25 +817,34 @@ class DBState:
     def _card_problems(self, p: int) -> list[str]:
         """Seat p's order cards: none created or lost, the deck size right, full hands after the
         draw step."""
-        m = self.model
-        deck, hand, owned = self.deck[p], self.hand[p], self.owned[p]
-        have = list(map(add, deck, self.discard[p]))
-        for c in hand:
-            have[c] += 1
+        deck, owned, discard = self.deck[p], self.owned[p], self.discard[p]
+        # the cards that must be in the deck: owned less discarded (kept while both read the
+        # same: they change about once a round), less those in hand or placed
+        kept = self._deck_due[p]
+        if kept is None or kept[0] != owned or kept[1] != discard:
+            kept = (list(owned), list(discard), list(map(sub, owned, discard)))
+            self._deck_due = (kept, self._deck_due[1]) if p == 0 else (self._deck_due[0], kept)
+        due = kept[2].copy()
+        for c in self.hand[p]:
+            due[c] -= 1
         for c in self.orders[p]:
             if c >= 0:
-                have[c] += 1
-        if have == owned and sum(deck) == self.deck_size[p] and (
-                not self.fresh_hands or len(hand) == min(m.hand_size, sum(owned))):
-            return []
+                due[c] -= 1
+        if due == deck and sum(deck) == self.deck_size[p]:
+            return self._hand_problems(p)
         out = []
-        if have != owned:
+        if due != deck:
             out.append(f"player {p + 1}: order cards created or lost")
-        if sum(self.deck[p]) != self.deck_size[p]:
-            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
-        if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-            out.append(f"player {p + 1}: {len(self.hand[p])} cards in hand after the draw step")
-        return out
+        if sum(deck) != self.deck_size[p]:
+            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(deck)} cards in it")
+        return out + self._hand_problems(p)
+
+    def _hand_problems(self, p: int) -> list[str]:
+        """After the draw step, seat p's hand is full (or holds every card the seat owns)."""
+        hand = self.hand[p]
+        if not self.fresh_hands or len(hand) == min(self.model.hand_size, sum(self.owned[p])):
+            return []
+        return [f"player {p + 1}: {len(hand)} cards in hand after the draw step"]
 
     def _mark_problems(self) -> list[str]:
         """No tile carries two poison dice or wounds outside 0..its morale."""
