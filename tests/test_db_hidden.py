@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.driver import derive_seed, play_game
+from engine.core.driver import derive_seed, make_bots, play_game, sample_chance
 from engine.dice_battles import SPEC
+from engine.dice_battles.bots import HeuristicBot
 from test_db_support import choose, model, scenario_state, table
 
 OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "venom-spitters-order",
@@ -287,3 +288,32 @@ def test_prompts_name_players_as_the_command_line_does() -> None:
     assert others and all(a == b == "1" for a, b in others)
     assert mine and set(mine) == {"2"}
     assert "Player 0" not in run.stdout and "player 0" not in run.stdout
+
+
+def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one() -> None:
+    """The heuristic declares that it reads only what its seat sees (`reads_hidden = False`), so
+    the driver does not redact for it: over many whole games, two twin bots, one shown the full
+    state and one the redacted state, make every choice alike."""
+    assert HeuristicBot.reads_hidden is False
+    m = model()
+    decisions = differed = 0
+    for i in range(40):
+        seed = derive_seed(13, i)
+        full, blind = make_bots(SPEC, 2, seed, ["heuristic"]), make_bots(SPEC, 2, seed, ["heuristic"])
+        st = SPEC.new_state(m, 2, {"custom_share": 0.5})
+        rng = random.Random(seed)
+        while (d := st.decision()) is not None:
+            if d.player < 0:
+                st.apply(sample_chance(rng, d))
+                continue
+            pick = full[d.player].choose(st, d)
+            other = 1 - d.player
+            before = (list(st.hand[other]), [list(o) for o in st.orders], list(st.pend[other]), list(st.actions))
+            token = st.redact(d.player)
+            differed += (list(st.hand[other]), [list(o) for o in st.orders], list(st.pend[other]),
+                         list(st.actions)) != before
+            assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
+            st.restore(token)
+            decisions += 1
+            st.apply(pick)
+    assert decisions > 3000 and differed > decisions // 2, "the redaction hid something at most decisions"

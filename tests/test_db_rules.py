@@ -110,6 +110,27 @@ def test_invariants_catch_a_tile_in_two_places_and_a_lost_card() -> None:
     assert "in 2 places" in problems and "created or lost" in problems
 
 
+def test_invariants_catch_a_card_changed_for_another() -> None:
+    """The same number of cards everywhere, but one card became another: caught in the hand, the
+    deck and the discard pile alike."""
+    for where in ("hand", "deck", "discard"):
+        st = scenario_state(table())
+        if where == "discard":             # a sound start with a card in the discard pile
+            card = next(c for c, k in enumerate(st.deck[1]) if k)
+            st.deck[1][card] -= 1
+            st.deck_size[1] -= 1
+            st.discard[1][card] += 1
+        assert st.check_invariants() == []
+        if where == "hand":
+            st.hand[1][0] = next(c for c in range(len(st.model.cards)) if c not in st.hand[1])
+        else:
+            pile = getattr(st, where)[1]
+            card = next(c for c, k in enumerate(pile) if k)
+            pile[card] -= 1
+            pile[(card + 1) % len(pile)] += 1
+        assert "order cards created or lost" in "; ".join(st.check_invariants()), where
+
+
 def test_invariants_catch_two_poison_dice_and_wounds_above_morale() -> None:
     st = scenario_state(table())
     uid = st.board[0][0][0]
@@ -160,6 +181,35 @@ def test_checked_play_catches_a_heal_that_leaves_wounds_below_zero(monkeypatch: 
         self.wounds[uid] = -1
         return done
     assert "-1 wounds" in _checked_game_error(monkeypatch, "heal_unit", overheal)
+
+
+def test_checked_play_catches_poison_that_turns_into_too_many_wounds_at_that_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    broken_at = []
+
+    def heavy(self, real):
+        poisoned = [uid for uid, pz in enumerate(self.poison) if pz]
+        real(self)
+        if poisoned and not broken_at:
+            self.wounds[poisoned[0]] += 9   # the poison die became nine wounds
+            broken_at.append(len(self.actions))
+    error = _checked_game_error(monkeypatch, "_poison_to_wounds", heavy)
+    assert error.startswith(f"step {broken_at[0]}:") and "wounds on" in error
+
+
+def test_checked_play_catches_a_regrouped_tile_with_wounds_beyond_its_morale_at_that_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    broken_at = []
+
+    def sticky(self, real, p, card, source, where):
+        before = len(self.reinf[p])
+        real(self, p, card, source, where)
+        for uid in self.reinf[p][before:]:
+            if not broken_at:
+                self.wounds[uid] = 9        # its wounds ride along to the reinforcements, and grow
+                broken_at.append(len(self.actions))
+    error = _checked_game_error(monkeypatch, "_regroup", sticky)
+    assert error.startswith(f"step {broken_at[0]}:") and "9 wounds on" in error
 
 
 def test_checked_play_catches_a_defeated_tile_left_on_the_mat(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,44 +28,102 @@ def _order_classes(m: Model) -> tuple[str, ...]:
     return table
 
 
-class _View:
-    """The seat's own battalions as the heuristic reads them, taken once per decision: every
-    option is then scored from these tables instead of walking the mat again for each card."""
+class _Plan:
+    """What the heuristic reads of one order card, grouped once per model: its unit, dice and
+    colour worth, and its powers as scoring steps in printed order (see `_plans`)."""
 
-    __slots__ = ("status", "counts", "active_units", "tokens")
+    __slots__ = ("card", "unit", "hero", "dice", "worth", "steps")
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+        self.unit = card.unit
+        self.hero = card.level == HERO_LEVEL
+        self.dice = card.dice
+        self.worth = _COLOUR_WORTH[card.colour]
+        steps: list[tuple[int, Any, Any]] = []
+        for e in card.effects:
+            h = HANDLERS[e.kind]
+            if h.category == "offensive" and card.dice:
+                steps.append((_VS, e.amount, e.vs_class) if e.kind == "extra-dice" and e.vs_class else (_RUN, h.run, e))
+            elif h.category == "defensive":
+                steps.append((_DEFEND, e.amount, e.classes))
+            elif e.kind in ("heal", "global-heal"):
+                steps.append((_HEAL, 1 if e.kind == "heal" else 9, None))
+            elif e.kind == "cancel-powers":
+                steps.append((_FLAT, 0.8, None))
+            elif e.kind == "ignore-armour":
+                steps.append((_FLAT, 0.4, None))
+        self.steps = tuple(steps)
+
+
+_VS, _RUN, _DEFEND, _HEAL, _FLAT = range(5)   # scoring steps of a power (see `HeuristicBot.order_value`)
+
+
+def _plans(m: Model) -> tuple[_Plan, ...]:
+    """Per order card, its `_Plan`: a table of the content, shared by every bot and game of the model."""
+    table = m.derived.get("heuristic-plans")
+    if table is None:
+        table = m.derived["heuristic-plans"] = tuple(_Plan(c) for c in m.cards)
+    return table
+
+
+class _View:
+    """The seat's own battalions as the heuristic reads them, taken once per orders phase: every
+    option is then scored from these tables instead of walking the mat again for each card.
+    Nothing moves on the mat while orders are placed, so the opposing classes likely on each
+    battalion (`likely`) and their shares are kept here too."""
+
+    __slots__ = ("status", "types", "active_units", "tokens", "likely", "shares")
 
     def __init__(self, st: DBState, p: int) -> None:
         utype = st.utype
-        self.status = [st.status(p, b) for b in range(3)]
-        self.counts: list[dict[int, int]] = []     # per battalion: unit type -> tiles of it
-        for bat in st.board[p]:
-            count: dict[int, int] = {}
+        self.status: list[str] = []
+        self.types: list[list[int]] = []          # per battalion, the unit type of each tile
+        self.active_units: set[int] = set()       # unit types on the active battalions
+        self.tokens: set[int] = set()             # unit types on the mat or in reinforcements
+        for b, bat in enumerate(st.board[p]):     # plain loops: cheaper than comprehensions here
+            status = st.status(p, b)
+            types = []
             for uid in bat:
                 if uid >= 0:
-                    t = utype[uid]
-                    count[t] = count.get(t, 0) + 1
-            self.counts.append(count)
-        self.active_units = {t for b in range(3) if self.status[b] == "active" for t in self.counts[b]}
-        self.tokens = {t for count in self.counts for t in count} | {utype[uid] for uid in st.reinf[p]}
-
-    def matching(self, b: int, unit: int) -> int:
-        """As `DBState.matching`: tiles of battalion b with the card's picture."""
-        return self.counts[b].get(unit, 0)
+                    types.append(utype[uid])
+            self.status.append(status)
+            self.types.append(types)
+            if status == "active":
+                self.active_units.update(types)
+            self.tokens.update(types)
+        for uid in st.reinf[p]:
+            self.tokens.add(utype[uid])
+        self.likely: list[dict[str, float] | None] = [None, None, None]
+        self.shares: dict[tuple[int, frozenset[str]], float] = {}
 
     def can_activate(self, b: int, card: Card) -> bool:
         """As `DBState.can_activate`, from the tables."""
-        unit = card.unit
-        if unit in self.counts[b]:
-            return True
-        if card.level == HERO_LEVEL:
-            return (b > 0 and unit in self.counts[b - 1]) or (b < 2 and unit in self.counts[b + 1])
-        return False
+        return self.can_play(b, card.unit, card.level == HERO_LEVEL)
+
+    def can_play(self, b: int, unit: int, hero: bool) -> bool:
+        """Whether a card of `unit` (a hero's card when `hero`) can be activated on battalion b:
+        a tile of its unit stands there, or a hero's tile in a battalion next to it."""
+        types = self.types
+        return unit in types[b] or (hero and ((b > 0 and unit in types[b - 1]) or (b < 2 and unit in types[b + 1])))
+
+    def share(self, b: int, classes: frozenset[str]) -> float:
+        """The likely share, on battalion b, of opposing orders of the named classes."""
+        key = (b, classes)
+        got = self.shares.get(key)
+        if got is None:
+            got = self.shares[key] = sum(v for k, v in self.likely[b].items() if k in classes)  # type: ignore[union-attr]
+        return got
 
 
 class HeuristicBot:
     """Greedy by expected wounds, with the counter-class guess and regrouping described above."""
 
     __slots__ = ("seat", "rng", "_seen")
+    # It reads its own hand (the options), the mat, both zones and the marks on tiles, never the
+    # other seat's hand, deck, face-down orders or secret reinforcements: the driver need not
+    # redact around it (a test plays whole games both ways and expects every choice alike).
+    reads_hidden = False
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -73,8 +131,9 @@ class HeuristicBot:
         self._seen: tuple[DBState, int, _View] | None = None   # the view of the last orders phase
 
     def _view(self, st: DBState) -> _View:
-        """The seat's view for this decision. Nothing moves on the mat while orders are placed, so
-        the seat's order decisions of one round (on the same state) share one view."""
+        """The seat's view for this decision. Nothing moves on the mat between the draw and the
+        reveal, so the seat's order and reinforcement decisions of one round (on the same state)
+        share one view."""
         seen = self._seen
         if seen is not None and seen[0] is st and seen[1] == st.round:
             return seen[2]
@@ -98,20 +157,19 @@ class HeuristicBot:
         if slot == REGROUP_SLOT:
             return self._regroup_choice(st, view)
         status = view.status[slot]
-        likely = self.likely_classes(st, slot) if status == "active" else {}
-        cards = st.model.cards
-        scores = []
-        for card in moves:
-            if card < 0:
-                scores.append(0.0)
-            elif status == "active":
-                scores.append(self.order_value(st, view, slot, cards[card], likely))
-            elif status == "idle":
-                scores.append(self._idle_value(st, view, slot, cards[card]))
-            else:
-                scores.append(self._dump_value(view, cards[card]))
-        best = max(scores)
-        return min(i for i, s in enumerate(scores) if s == best)
+        plans = _plans(st.model)
+        if status == "active":
+            likely = view.likely[slot]
+            if likely is None:
+                likely = view.likely[slot] = self.likely_classes(st, slot)
+            value = self.order_value
+            scores = [value(st, view, slot, plans[card]) if card >= 0 else 0.0 for card in moves]
+        elif status == "idle":
+            scores = [self._idle_value(st, view, slot, plans[card].card) if card >= 0 else 0.0 for card in moves]
+        else:
+            active = view.active_units
+            scores = [(-1.0 if plans[card].unit in active else 0.5) if card >= 0 else 0.0 for card in moves]
+        return scores.index(max(scores))   # the first of the best
 
     def likely_classes(self, st: DBState, b: int) -> dict[str, float]:
         """Share of each class among the orders the opponent could activate on battalion b."""
@@ -123,34 +181,35 @@ class HeuristicBot:
                 cls = classes[utype[uid]]
                 counts[cls] = counts.get(cls, 0.0) + 1.0
         total = sum(counts.values()) or 1.0
-        return {k: v / total for k, v in counts.items()}
+        for cls in counts:
+            counts[cls] /= total
+        return counts
 
-    def order_value(self, st: DBState, view: _View, b: int, card: Card, likely: dict[str, float]) -> float:
-        """Expected worth of playing `card` on active battalion b (`likely`: `likely_classes`)."""
-        p = self.seat
-        if not view.can_activate(b, card):
-            return -5.0 + self._dump_value(view, card)
-        dice = card.dice + (1 if card.dice and view.matching(b, card.unit) > 1 else 0)
+    def order_value(self, st: DBState, view: _View, b: int, plan: _Plan) -> float:
+        """Expected worth of playing a card (its plan) on active battalion b, where the opposing
+        classes are as likely as view.likely[b] (`likely_classes`) says."""
+        unit = plan.unit
+        if not view.can_play(b, unit, plan.hero):
+            return -5.0 + (-1.0 if unit in view.active_units else 0.5)   # cannot activate: a dump
+        dice = plan.dice
+        if dice and view.types[b].count(unit) > 1:
+            dice += 1
         value = 0.0
-        for e in card.effects:
-            h = HANDLERS[e.kind]
-            if h.category == "offensive" and card.dice:
-                if e.kind == "extra-dice" and e.vs_class:
-                    dice += e.amount * sum(v for k, v in likely.items() if k in e.vs_class)
-                else:
-                    dice += h.run(st, p, b, card, e, None)
-            elif h.category == "defensive":
-                value += e.amount * sum(v for k, v in likely.items() if k in e.classes) * 1.5
-            elif e.kind in ("heal", "global-heal"):
-                hurt = sum(min(st.total_wounds(u), 1 if e.kind == "heal" else 9)
-                           for u in st.board[p][b] if u >= 0)
+        for step, amount, what in plan.steps:
+            if step == _VS:
+                dice += amount * view.share(b, what)
+            elif step == _RUN:
+                dice += amount(st, self.seat, b, plan.card, what, None)
+            elif step == _DEFEND:
+                value += amount * view.share(b, what) * 1.5
+            elif step == _HEAL:
+                total_wounds = st.total_wounds
+                hurt = sum(min(total_wounds(u), amount) for u in st.board[self.seat][b] if u >= 0)
                 value += 0.9 * hurt
-            elif e.kind == "cancel-powers":
-                value += 0.8
-            elif e.kind == "ignore-armour":
-                value += 0.4
-        value += max(0.0, dice) * _COLOUR_WORTH[card.colour]
-        if card.level == HERO_LEVEL:
+            else:
+                value += amount
+        value += max(0.0, dice) * plan.worth
+        if plan.hero:
             value -= 0.3   # hero cards are also the idle battalions' regrouping orders
         return value
 
@@ -172,24 +231,25 @@ class HeuristicBot:
         room = m.reinforcement_spaces - len(st.reinf[p])
         best, pick = 0.9, len(st.moves) - 1
         fleeing = st.fleeing[p]
+        if room <= 0 or not fleeing:
+            return pick   # every card would be a dump (0.3 at best), below not regrouping (0.9)
+        tokens = view.tokens
         for i, card in enumerate(st.moves):
             if card < 0:
                 continue
             c = m.cards[card]
-            if room <= 0 or not fleeing or c.unit not in view.tokens:
-                value = self._dump_value(view, c) - 0.2
-            else:
-                taken: list[int] = []
-                value = 0.0
-                for r in c.regroups:
-                    for pos in range(len(fleeing) - 1, -1, -1):
-                        if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
-                            taken.append(pos)
-                            value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
-                            break
-                if any(view.status[b] == "active" and view.can_activate(b, c) for b in range(3)):
-                    value -= 0.3   # it could attack next round instead
-
+            if c.unit not in tokens:
+                continue  # a dump (0.3 at best), below not regrouping (0.9)
+            taken: list[int] = []
+            value = 0.0
+            for r in c.regroups:
+                for pos in range(len(fleeing) - 1, -1, -1):
+                    if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
+                        taken.append(pos)
+                        value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
+                        break
+            if any(view.status[b] == "active" and view.can_activate(b, c) for b in range(3)):
+                value -= 0.3   # it could attack next round instead
             if value > best:
                 best, pick = value, i
         return pick
@@ -198,7 +258,7 @@ class HeuristicBot:
     def _reinforce(self, st: DBState) -> int:
         m = st.model
         best, pick = 0.0, 0
-        status = [st.status(self.seat, b) for b in range(3)]
+        status = self._view(st).status
         for i, mv in enumerate(st.moves):
             if mv is None:
                 continue

@@ -13,9 +13,10 @@ shuffled pile, with nothing hidden in an order that a bot could peek at.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from itertools import compress
-from operator import add, sub
-from typing import Any, Callable
+from operator import ge, sub
+from typing import Any, Callable, NamedTuple
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
@@ -28,15 +29,20 @@ _DRAW_PROMPTS = tuple(f"Player {p + 1} draws an order card" for p in (0, 1))
 NO_ORDER = "No order"
 NO_REGROUP = "No regrouping order"
 NO_REINFORCEMENT = "No reinforcement"
+_SKIP_NONE: tuple[str, ...] = ()         # the options after the cards of an order decision
+_SKIP_ORDER = (NO_ORDER,)
+_SKIP_REGROUP = (NO_REGROUP,)
 REGROUP_SLOT = 3
 _PRIVATE_KINDS = frozenset({"draw", "order", "reinforce"})   # steps only the acting seat may read
 # The groups of invariants `check_invariants` tests: tile places and zone sizes, each seat's order
-# cards, every tile's marks, the marks of the tile the last die hit. Each rule that can break a
-# group notes it in `_audit` when it runs, so a check after a step tests only those.
-_TILES, _MARKS, _HIT = 1, 2, 4
+# cards, every tile's marks, the marks of the tile the last die hit, the marks of the tiles listed
+# in `_marked` (healed, regrouped or poisoned this round), both hands' sizes. Each rule that can break a group notes
+# it in `_audit` when it runs, so a check after a step tests only those.
+_TILES, _MARKS, _HIT, _LISTED, _HANDS = 1, 2, 4, 32, 64
 _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
+_POISONED = COLOURS.index("poisoned")
 
 
 def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
@@ -51,6 +57,7 @@ class DBState:
     def __init__(self, model: Model, players: int = 2, options: dict | None = None,
                  sheets: list[Sheet] | None = None, hold: bool = False) -> None:
         self.model = model
+        self.tables = _tables(model)
         self.n = 2
         self.options = dict(options or {})
         self.actions: list[int] = []
@@ -111,6 +118,8 @@ class DBState:
         self._audited = -1                        # len(actions) when the invariants last held
         self._audit = _ALL                        # the invariants the last step's rules could change
         self._hit = -1                            # the tile the last die hit (-1: none)
+        self._marked: list[int] = []              # tiles whose marks this round's resolution changed
+        self._deck_due: tuple[Any, Any] = (None, None)   # per seat, see `_card_problems`
         self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
         if sheets is not None:
             for p, sh in enumerate(sheets):
@@ -132,44 +141,53 @@ class DBState:
 
     def apply(self, action: int) -> None:
         d = self._pending
-        check_action(d, action)
-        self.actions.append(action)
+        if d is None or action.__class__ is not int or not 0 <= action < d.n:
+            check_action(d, action)   # refuses it, with the message every game gives
+        actions = self.actions
+        actions.append(action)
         self._audit = 0
         kind = self.dkind
-        move = self.moves[action]
         seen = self.seen
+        if kind == "roll":  # the commonest step first
+            if seen is not None:
+                seen[0].append(action)
+                seen[1].append(action)
+            if self._assign_die(action):
+                return        # the same card rolls on: the same decision stands
+            self._advance()
+            return
+        seat = self.seat
+        move = self.moves[action]
         if seen is not None:
             if kind in _PRIVATE_KINDS:
-                seen[self.seat].append(action)
-                seen[1 - self.seat].append(0)
+                seen[seat].append(action)
+                seen[1 - seat].append(0)
             else:
                 seen[0].append(action)
                 seen[1].append(action)
-        if kind == "roll":  # the commonest step first
-            self._assign_die(action + 1)
-        elif kind == "draw":
-            self.private_at[self.seat].append(len(self.actions) - 1)
-            self._draw(self.seat, move)
+        if kind == "draw":
+            self.private_at[seat].append(len(actions) - 1)
+            self._draw(seat, move)
         elif kind == "order":
-            pos = len(self.actions) - 1
+            pos = len(actions) - 1
             self.secret_open.append(pos)
-            self.secret_who.append(self.seat)
-            self.private_at[self.seat].append(pos)
+            self.secret_who.append(seat)
+            self.private_at[seat].append(pos)
             self.orders_at.append(pos)
             self.fresh_hands = False
             if move >= 0:
-                self._audit |= _CARDS_OF[self.seat]
-                self.hand[self.seat].remove(move)
-                self.orders[self.seat][self.slot] = move
+                self._audit |= _CARDS_OF[seat]
+                self.hand[seat].remove(move)
+                self.orders[seat][self.slot] = move
             self.slot += 1
         elif kind == "reinforce":
-            self.secret_open.append(len(self.actions) - 1)
-            self.secret_who.append(self.seat)
+            self.secret_open.append(len(actions) - 1)
+            self.secret_who.append(seat)
             if move is not None:
-                self.pend[self.seat].append(move)
+                self.pend[seat].append(move)
             self.slot += 1
         elif kind == "army":
-            self.field(self.seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
+            self.field(seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
             self.seat += 1
         self._advance()
 
@@ -190,9 +208,10 @@ class DBState:
     def new_tile(self, seat: int, ut: int) -> int:
         """A new unit tile of type `ut`; its order card joins the owner's deck."""
         uid = len(self.utype)
-        for arr, v in ((self.utype, ut), (self.uowner, seat), (self.wounds, 0), (self.poison, 0),
-                       (self.excess, 0), (self.hits, 0), (self.blocked, 0)):
-            arr.append(v)
+        self.utype.append(ut)
+        self.uowner.append(seat)
+        for marks in (self.wounds, self.poison, self.excess, self.hits, self.blocked):
+            marks.append(0)
         card = self.model.units[ut].card
         self.deck[seat][card] += 1
         self.deck_size[seat] += 1
@@ -243,7 +262,7 @@ class DBState:
                 self.phase, self.seat, self.slot = "orders", 0, 0
                 self.round += 1
                 self.fresh_hands = True
-                self._audit |= _CARDS    # the hand-size invariant applies now
+                self._audit |= _HANDS    # the hand-size invariant applies now
                 if self.round > self.round_limit:
                     self._end("round-limit")
                     return
@@ -279,9 +298,10 @@ class DBState:
     # --- step 6 (and the opening hand): draw to seven, reshuffling the discard pile
     def _next_draw(self) -> bool:
         m = self.model
+        hand_size = m.hand_size
         while self.seat < 2:
             p = self.seat
-            if len(self.hand[p]) >= m.hand_size:
+            if len(self.hand[p]) >= hand_size:
                 self.seat += 1
                 continue
             if self.deck_size[p] == 0:
@@ -309,9 +329,7 @@ class DBState:
         self._audit |= _CARDS_OF[p]
         self.deck[p][card] -= 1
         self.deck_size[p] -= 1
-        hand = self.hand[p]
-        hand.append(card)
-        hand.sort()
+        insort(self.hand[p], card)   # the hand stays sorted
 
     # --- step 1: orders face down, seat 0 then seat 1, each choice secret
     def status(self, p: int, b: int) -> str:
@@ -321,19 +339,24 @@ class DBState:
         return "active" if self.board[1 - p][b][HERO] >= 0 else "idle"
 
     def _next_order(self) -> bool:
-        m = self.model
         while self.seat < 2:
-            p = self.seat
-            if self.slot > REGROUP_SLOT or not self.hand[p]:
-                self.seat, self.slot = self.seat + 1, 0
+            p, slot = self.seat, self.slot
+            hand = self.hand[p]
+            if slot > REGROUP_SLOT or not hand:
+                self.seat, self.slot = p + 1, 0
                 continue
-            kinds = sorted(set(self.hand[p]))
-            st = "" if self.slot == REGROUP_SLOT else self.status(p, self.slot)
-            prompt = _order_prompt(m, p, self.slot, st)
-            skip = [NO_REGROUP] if self.slot == REGROUP_SLOT else [NO_ORDER] if st != "active" else []
-            moves: list[int] = kinds + [-1] * len(skip)
-            self._ask("order", secret_decision(p, prompt, len(moves), lambda: [
-                f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds] + skip), moves)
+            kinds = sorted(set(hand))
+            if slot == REGROUP_SLOT:
+                prompt, skip = self.tables.order_prompts[p][slot][""], _SKIP_REGROUP
+            else:
+                bat = self.board[p][slot]
+                status = "defeated" if bat[HERO] < 0 else "active" if self.board[1 - p][slot][HERO] >= 0 else "idle"
+                prompt, skip = self.tables.order_prompts[p][slot][status], _SKIP_NONE if status == "active" else _SKIP_ORDER
+            moves = kinds + [-1] * len(skip)
+            m = self.model
+            self.dkind, self.moves = "order", moves
+            self._pending = Decision(p, prompt, n=len(moves), secret=True, labels=lambda: [
+                f"{m.cards[c].name} ({m.units[m.cards[c].unit].name})" for c in kinds] + list(skip))
             return True
         return False
 
@@ -342,27 +365,37 @@ class DBState:
         """(battalion, tile, space) moves open to seat p for battalion b: one tile per battalion,
         only to an empty space its tile shows; with `secret=False`, as if no tile had been sent
         yet this round (what the other seat can tell)."""
-        st = self.status(p, b)
-        if st == "defeated" or (st == "idle" and self.model.reinforce_active_only):
+        reinf = self.reinf[p]
+        bat = self.board[p][b]
+        if not reinf or bat[HERO] < 0 or (self.model.reinforce_active_only and self.board[1 - p][b][HERO] < 0):
+            return []     # nothing to send, or a defeated battalion (or an idle one, if the rules say so)
+        if -1 not in bat:
             return []
-        used = {uid for _, uid, _ in self.pend[p]} if secret else set()
-        empty = [s for s in range(HERO) if self.board[p][b][s] < 0]
-        out, seen = [], set()
-        units = self.model.units
-        for uid in self.reinf[p]:
-            ut = self.utype[uid]
+        empty = []                # plain loops: cheaper than comprehensions on a few spaces
+        for s in range(HERO):
+            if bat[s] < 0:
+                empty.append(s)
+        used = [uid for _, uid, _ in self.pend[p]] if secret and self.pend[p] else ()
+        out: list[tuple[int, int, int]] = []
+        seen: list[int] = []
+        units, utype = self.model.units, self.utype
+        for uid in reinf:
+            ut = utype[uid]
             if uid in used or ut in seen:
                 continue
-            seen.add(ut)
-            out += [(b, uid, s) for s in empty if s in units[ut].positions]
+            seen.append(ut)
+            positions = units[ut].positions
+            for s in empty:
+                if s in positions:
+                    out.append((b, uid, s))
         return out
 
     def _next_reinforcement(self) -> bool:
         m = self.model
         while self.seat < 2:
             p = self.seat
-            if self.slot >= 3:
-                self.seat, self.slot = self.seat + 1, 0
+            if self.slot >= 3 or not self.reinf[p]:
+                self.seat, self.slot = p + 1, 0
                 continue
             # Whether a seat is asked depends only on the open table, never on the tiles it has
             # already sent face down (the other seat sees how many choices it makes).
@@ -384,8 +417,10 @@ class DBState:
 
     # --- step 3: reveal, check and activate
     def _reveal(self) -> None:
-        self._audit |= _TILES
+        if self.pend[0] or self.pend[1]:
+            self._audit |= _TILES                 # reinforcements take their spaces
         self.reveals.append((len(self.actions), tuple(self.secret_open)))
+        self._marked = []                         # the resolution starting here lists its tiles anew
         if self.seen is not None:
             for pos in self.secret_open:
                 if pos not in self.orders_at:   # the card shows on the mat; its index stays private
@@ -404,16 +439,20 @@ class DBState:
     def matching(self, p: int, b: int, unit: int) -> int:
         """Tiles in battalion b of seat p with the card's picture."""
         utype = self.utype
-        return [utype[uid] for uid in self.board[p][b] if uid >= 0].count(unit)
+        n = 0
+        for uid in self.board[p][b]:   # a plain loop: cheaper than a comprehension on six spaces
+            if uid >= 0 and utype[uid] == unit:
+                n += 1
+        return n
 
     def can_activate(self, p: int, b: int, card: Card) -> bool:
         """On an active battalion: a tile with the card's picture stands there; a hero card may
         also find its hero in an adjacent battalion."""
-        if self.matching(p, b, card.unit):
+        unit = card.unit
+        if self.matching(p, b, unit):
             return True
-        if card.is_hero:
-            return any(0 <= a < 3 and self.matching(p, a, card.unit) for a in (b - 1, b + 1))
-        return False
+        return card.is_hero and ((b > 0 and self.matching(p, b - 1, unit) > 0) or
+                                 (b < 2 and self.matching(p, b + 1, unit) > 0))
 
     def token_on_board(self, p: int, unit: int) -> bool:
         """v2.0: regrouping needs a tile like the played card on a battalion or in reinforcements."""
@@ -424,70 +463,78 @@ class DBState:
     def _activate(self) -> None:
         m = self.model
         cards = m.cards
-        self.activated = [[False] * 4 for _ in range(2)]
-        self.cancelled = [[False] * 3 for _ in range(2)]
-        self.dice = [[0] * 3 for _ in range(2)]
+        board, orders, log = self.board, self.orders, self.log
+        self.activated = activated = [[False] * 4, [False] * 4]
+        self.cancelled = cancelled = [[False] * 3, [False] * 3]
+        self.dice = dice = [[0] * 3, [0] * 3]
         for p in (0, 1):
+            own = orders[p]
             for b in range(3):
-                c = self.orders[p][b]
+                c = own[b]
                 if c < 0:
                     continue
                 st = self.status(p, b)
                 card = cards[c]
                 if st == "active" and self.can_activate(p, b, card):
-                    self.activated[p][b] = True
+                    activated[p][b] = True
                 elif st == "idle" and card.is_hero:
-                    self.activated[p][b] = True
-                    self._regroup(p, card, self.board[p][b], f"idle {m.battalion_names[b].lower()}")
+                    activated[p][b] = True
+                    self._regroup(p, card, board[p][b], f"idle {m.battalion_names[b].lower()}")
                 else:
-                    self.log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[b].lower()} "
-                                    f"({st}) cannot be activated")
-            c = self.orders[p][REGROUP_SLOT]
+                    log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[b].lower()} "
+                               f"({st}) cannot be activated")
+            c = own[REGROUP_SLOT]
             if c >= 0:
-                self.activated[p][REGROUP_SLOT] = True
+                activated[p][REGROUP_SLOT] = True
                 self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
-        # regroups are done: no hero moves again this step, so each status is read once
-        active = [[self.status(p, b) == "active" for b in range(3)] for p in (0, 1)]
+        # Regroups are done and never move a hero, so whether a battalion is active (both its
+        # heroes stand, for both seats alike) is read once.
+        active = [board[0][b][HERO] >= 0 and board[1][b][HERO] >= 0 for b in range(3)]
         grouped = powers(m)
+        for b in range(3):
+            if active[b] and activated[0][b] and activated[1][b]:
+                if grouped[orders[0][b]].cancels:
+                    cancelled[1][b] = True
+                if grouped[orders[1][b]].cancels:
+                    cancelled[0][b] = True
+        queue: list[list[int]] = []
         for p in (0, 1):
             for b in range(3):
-                if self.activated[p][b] and self.activated[1 - p][b] and active[p][b]:
-                    if grouped[self.orders[p][b]].cancels:
-                        self.cancelled[1 - p][b] = True
-        ignore = [[False] * 3 for _ in range(2)]
-        for p in (0, 1):
-            for b in range(3):
-                if not self.activated[p][b] or not active[p][b]:
+                if not activated[p][b] or not active[b]:
                     continue
-                card = cards[self.orders[p][b]]
-                opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
+                card = cards[orders[p][b]]
+                opp = cards[orders[1 - p][b]] if activated[1 - p][b] else None
                 n = card.dice + (1 if card.dice and self.matching(p, b, card.unit) > 1 else 0)
-                if not self.cancelled[p][b]:
+                ignore = False
+                if not cancelled[p][b]:
                     mine = grouped[card.idx]
                     if card.dice:
                         for run, e in mine.offensive:
                             n += run(self, p, b, card, e, opp)
-                    ignore[p][b] = mine.ignores_armour
-                if opp is not None and not self.cancelled[1 - p][b]:
+                    ignore = mine.ignores_armour
+                if opp is not None and not cancelled[1 - p][b]:
                     for run, e in grouped[opp.idx].defensive:
                         n -= run(self, 1 - p, b, opp, e, card)
-                self.dice[p][b] = max(0, n)
+                dice[p][b] = n = max(0, n)
+                if n > 0:
+                    queue.append([p, b, n, card.colour, int(ignore)])
                 self._use(card.id, "activated", p)
         for p in (0, 1):  # support powers after the dice are counted
             for b in range(3):
-                if self.activated[p][b] and active[p][b] and not self.cancelled[p][b]:
-                    card = cards[self.orders[p][b]]
-                    opp = cards[self.orders[1 - p][b]] if self.activated[1 - p][b] else None
-                    for run, e in grouped[card.idx].heals:
-                        run(self, p, b, card, e, opp)
-        self.queue = [[p, b, self.dice[p][b], cards[self.orders[p][b]].colour, int(ignore[p][b])]
-                      for p in (0, 1) for b in range(3) if self.dice[p][b] > 0]
+                if activated[p][b] and active[b] and not cancelled[p][b]:
+                    card = cards[orders[p][b]]
+                    heals = grouped[card.idx].heals
+                    if heals:
+                        opp = cards[orders[1 - p][b]] if activated[1 - p][b] else None
+                        for run, e in heals:
+                            run(self, p, b, card, e, opp)
+        self.queue = queue
 
     def _regroup(self, p: int, card: Card, source: list[int], where: str) -> None:
         """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
         the one closest to leaving; in a battalion the first in space order, front row first),
         unless v2.0's token rule or a full zone cancels it."""
-        self._audit |= _TILES | _MARKS
+        self._audit |= _TILES
         m = self.model
         if not self.token_on_board(p, card.unit):
             self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
@@ -514,6 +561,8 @@ class DBState:
                     else:
                         source[i] = -1
                     self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
+                    self._audit |= _LISTED
+                    self._marked.append(uid)
                     self.reinf[p].append(uid)
                     self.stats["regrouped"] += 1
                     self.log.append(f"player {p + 1}: {m.units[r].name} regrouped from {where}")
@@ -531,7 +580,8 @@ class DBState:
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
-        self._audit |= _MARKS
+        self._audit |= _LISTED
+        self._marked.append(uid)
         done = 0
         while done < amount and (self.poison[uid] or self.excess[uid] or self.wounds[uid]):
             if self.poison[uid]:
@@ -545,12 +595,14 @@ class DBState:
 
     # --- step 4: poison from last round becomes a wound; dice rolled and assigned by face
     def _poison_to_wounds(self) -> None:
-        self._audit |= _MARKS
-        morale = self.model.units
-        for uid, pz in enumerate(self.poison):
-            if pz:
-                self.poison[uid] = 0
-                self._wound(uid, morale[self.utype[uid]].morale)
+        poison, morale, utype = self.poison, self.tables.morale, self.utype
+        hurt = list(compress(range(len(poison)), poison))
+        if hurt:
+            self._audit |= _LISTED
+            self._marked += hurt
+        for uid in hurt:
+            poison[uid] = 0
+            self._wound(uid, morale[utype[uid]])
 
     def _wound(self, uid: int, morale: int) -> None:
         """A die on a morale square; on a full tile it counts toward annihilation (kept as excess)
@@ -560,58 +612,62 @@ class DBState:
         elif self.model.excess_counts:
             self.excess[uid] += 1
 
-    def target(self, q: int, b: int, face: int) -> int:
-        """The tile of seat q's battalion b that a die showing `face` is assigned to."""
-        f = self.model.faces[face - 1]
-        bat = self.board[q][b]
-        if bat[f.front] >= 0:
-            return bat[f.front]
-        if f.arrow >= 0 and bat[f.arrow] >= 0:
-            return bat[f.arrow]
-        if bat[f.behind] >= 0:
-            return bat[f.behind]
-        return bat[HERO]
-
-    def _assign_die(self, face: int) -> None:
+    def _assign_die(self, action: int) -> bool:
+        """The die of the first card in the queue shows face action + 1 and goes to the tile that
+        face names in the opposing battalion (front space, else arrow, else behind, else the
+        hero); True while that card has dice left to roll."""
         item = self.queue[0]
-        p, b, _, colour, ignore = item
-        item[2] -= 1
+        p, b, left, colour, ignore = item
+        item[2] = left - 1
         self.stats["dice_rolled"] += 1
-        uid = self.target(1 - p, b, face)
+        front, arrow, behind = self.tables.faces[action]
+        bat = self.board[1 - p][b]
+        uid = bat[front]
         if uid < 0:
-            return
-        self.hit(uid, colour, bool(ignore))
+            uid = bat[arrow] if arrow >= 0 and bat[arrow] >= 0 else bat[behind] if bat[behind] >= 0 else bat[HERO]
+        if uid >= 0:
+            self.hit(uid, colour, ignore)
+        return left > 1
 
-    def hit(self, uid: int, colour: int, ignore_armour: bool = False) -> str:
+    def hit(self, uid: int, colour: int, ignore_armour: int = 0) -> str:
         """One attack die lands on a tile: armour, then poison, then a wound."""
         if self._audit & _HIT and self._hit != uid:
             self._audit |= _MARKS    # a second tile marked since the last check: test them all
         self._audit |= _HIT
         self._hit = uid
-        u = self.model.units[self.utype[uid]]
-        self.hits[uid] += 1
-        if not ignore_armour and not self.blocked[uid] and self.model.blocks[u.armour][colour] == self.hits[uid]:
+        tables = self.tables
+        ut = self.utype[uid]
+        hits = self.hits
+        n = hits[uid] = hits[uid] + 1
+        if not ignore_armour and not self.blocked[uid] and tables.blocks[tables.armour[ut]][colour] == n:
             self.blocked[uid] = 1
             self.stats["armour_blocks"] += 1
             return "blocked"
-        if COLOURS[colour] == "poisoned" and not self.poison[uid]:
+        if colour == _POISONED and not self.poison[uid]:
             self.poison[uid] = 1
             return "poison"
-        self._wound(uid, u.morale)
+        self._wound(uid, tables.morale[ut])
         return "wound"
 
     # --- step 5: defeated units flee or are annihilated; heroes last
     def _check_defeated(self) -> None:
-        self._audit |= _TILES
         m = self.model
         self.hits = [0] * len(self.hits)
         self.blocked = [0] * len(self.blocked)
-        last_battalion = sum(1 for b in range(3) if self.status(0, b) == "active") == 1
-        morale, utype, wounds = _morale_of(m), self.utype, self.wounds
+        morale, utype, wounds = self.tables.morale, self.utype, self.wounds
+        # the tiles with a wound on every morale square, wherever they are (whole-list operations)
+        down = set(compress(range(len(wounds)), map(ge, wounds, map(morale.__getitem__, utype))))
+        if not down:
+            return
+        board = self.board
+        last_battalion = [board[0][b][HERO] >= 0 and board[1][b][HERO] >= 0 for b in range(3)].count(True) == 1
         for p in (0, 1):
             batch: list[tuple[int, int, int, int]] = []
             for b in range(3):
-                bat = self.board[p][b]
+                bat = board[p][b]
+                if down.isdisjoint(bat):
+                    continue
+                self._audit |= _TILES             # tiles of this battalion leave it
                 for s in range(6):
                     uid = bat[s]
                     if uid < 0 or wounds[uid] < morale[utype[uid]]:
@@ -677,7 +733,12 @@ class DBState:
                           stats=stats)
 
     def _use(self, ident: str, event: str, seat: int) -> None:
-        per = self.usage.setdefault(ident, {}).setdefault(event, [0, 0])
+        events = self.usage.get(ident)
+        if events is None:
+            events = self.usage[ident] = {}
+        per = events.get(event)
+        if per is None:
+            per = events[event] = [0, 0]
         per[seat] += 1
 
     def places(self) -> list[int]:
@@ -700,33 +761,51 @@ class DBState:
         little next to the step. Right after one step from a sound state, only the groups the
         step's rules noted in `_audit` are tested (the others held then and nothing touched
         them); any other call tests them all. Each group is first tested with whole-list
-        operations; the walk that names what is wrong runs only when that test fails."""
-        scope = self._audit if self._audited == len(self.actions) - 1 else _ALL
+        operations; the walk that names what is wrong runs only when that test fails. A step
+        that marked nothing but the tile one die hit (most steps) is tested right here."""
+        n = len(self.actions)
+        if self._audited == n - 1:
+            scope = self._audit
+            if not scope & ~_HIT:
+                uid = self._hit
+                if not scope or uid < 0 or (self.poison[uid] <= 1 and
+                                            0 <= self.wounds[uid] <= self.tables.morale[self.utype[uid]]):
+                    self._audited = n
+                    return []
+        else:
+            scope = _ALL
         out: list[str] = []
         if scope & _TILES:
             out += self._tile_problems()
         for p in (0, 1):
             if scope & _CARDS_OF[p]:
-                out += self._card_problems(p)
+                out += self._card_problems(p)       # hand size included
+            elif scope & _HANDS:
+                out += self._hand_problems(p)
         if scope & _MARKS:
             out += self._mark_problems()
-        elif scope & _HIT and self._hit >= 0:
-            out += self._tile_mark_problems(self._hit, _morale_of(self.model))
+        else:
+            morale = self.tables.morale
+            if scope & _HIT and self._hit >= 0:
+                out += self._tile_mark_problems(self._hit, morale)
+            if scope & _LISTED:
+                for uid in self._marked:
+                    out += self._tile_mark_problems(uid, morale)
         if not out:
-            self._audited = len(self.actions)
+            self._audited = n
         return out
 
     def _tile_problems(self) -> list[str]:
         """Each tile in exactly one place (a battalion space or a zone); no more fleeing tiles than
         fleeing spaces."""
-        out = [f"player {p + 1}: {len(self.fleeing[p])} tiles fleeing" for p in (0, 1)
-               if len(self.fleeing[p]) > self.model.fleeing_spaces]
+        fleeing, reinf, gone = self.fleeing, self.reinf, self.gone
+        out = []
+        if max(len(fleeing[0]), len(fleeing[1])) > self.model.fleeing_spaces:
+            out = [f"player {p + 1}: {len(fleeing[p])} tiles fleeing" for p in (0, 1)
+                   if len(fleeing[p]) > self.model.fleeing_spaces]
         n = len(self.utype)
-        here: list[int] = []
-        for p in (0, 1):
-            for bat in self.board[p]:
-                here += bat
-            here += self.reinf[p] + self.fleeing[p] + self.gone[p]
+        (a0, a1, a2), (b0, b1, b2) = self.board
+        here = [*a0, *a1, *a2, *b0, *b1, *b2, *reinf[0], *reinf[1], *fleeing[0], *fleeing[1], *gone[0], *gone[1]]
         placed = set(here)
         placed.discard(-1)
         if len(here) - here.count(-1) == n == len(placed) and (not placed or (min(placed) >= 0 and max(placed) < n)):
@@ -738,28 +817,42 @@ class DBState:
     def _card_problems(self, p: int) -> list[str]:
         """Seat p's order cards: none created or lost, the deck size right, full hands after the
         draw step."""
-        m = self.model
-        out = []
-        have = list(map(add, self.deck[p], self.discard[p]))
+        deck, owned, discard = self.deck[p], self.owned[p], self.discard[p]
+        # the cards that must be in the deck: owned less discarded (kept while both read the
+        # same: they change about once a round), less those in hand or placed
+        kept = self._deck_due[p]
+        if kept is None or kept[0] != owned or kept[1] != discard:
+            kept = (list(owned), list(discard), list(map(sub, owned, discard)))
+            self._deck_due = (kept, self._deck_due[1]) if p == 0 else (self._deck_due[0], kept)
+        due = kept[2].copy()
         for c in self.hand[p]:
-            have[c] += 1
+            due[c] -= 1
         for c in self.orders[p]:
             if c >= 0:
-                have[c] += 1
-        if have != self.owned[p]:
+                due[c] -= 1
+        if due == deck and sum(deck) == self.deck_size[p]:
+            return self._hand_problems(p)
+        out = []
+        if due != deck:
             out.append(f"player {p + 1}: order cards created or lost")
-        if sum(self.deck[p]) != self.deck_size[p]:
-            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(self.deck[p])} cards in it")
-        if self.fresh_hands and len(self.hand[p]) != min(m.hand_size, sum(self.owned[p])):
-            out.append(f"player {p + 1}: {len(self.hand[p])} cards in hand after the draw step")
-        return out
+        if sum(deck) != self.deck_size[p]:
+            out.append(f"player {p + 1}: deck size {self.deck_size[p]} but {sum(deck)} cards in it")
+        return out + self._hand_problems(p)
+
+    def _hand_problems(self, p: int) -> list[str]:
+        """After the draw step, seat p's hand is full (or holds every card the seat owns)."""
+        hand = self.hand[p]
+        if not self.fresh_hands or len(hand) == min(self.model.hand_size, sum(self.owned[p])):
+            return []
+        return [f"player {p + 1}: {len(hand)} cards in hand after the draw step"]
 
     def _mark_problems(self) -> list[str]:
         """No tile carries two poison dice or wounds outside 0..its morale."""
-        morale = _morale_of(self.model)
-        if max(self.poison, default=0) <= 1 and min(self.wounds, default=0) >= 0 and \
-                min(map(sub, map(morale.__getitem__, self.utype), self.wounds), default=0) >= 0:
-            return []
+        morale = self.tables.morale
+        wounds = self.wounds
+        if max(self.poison, default=0) <= 1 and min(wounds, default=0) >= 0 and \
+                min(map(sub, map(morale.__getitem__, compress(self.utype, wounds)), filter(None, wounds)), default=0) >= 0:
+            return []   # (no wound is below 0, so only wounded tiles can have more than their morale)
         return [msg for uid in range(len(self.utype)) for msg in self._tile_mark_problems(uid, morale)]
 
     def _tile_mark_problems(self, uid: int, morale: tuple[int, ...]) -> list[str]:
@@ -940,22 +1033,35 @@ def _army_table(m: Model, factions: list[str], share: float) -> tuple[tuple[str,
 
 
 def _order_prompt(m: Model, p: int, slot: int, status: str) -> str:
-    """The prompt of an order decision, from a per-model table (the same few at every round)."""
-    key = ("order-prompt", p, slot, status)
-    prompt = m.derived.get(key)
-    if prompt is None:
-        where = "regrouping order" if slot == REGROUP_SLOT else \
-            f"order for the {m.battalion_names[slot].lower()} ({status}, face down)"
-        prompt = m.derived[key] = f"Player {p + 1}: {where}" + (" (face down)" if slot == REGROUP_SLOT else "")
-    return prompt
+    """The prompt of an order decision (the same few at every round: see `_Tables`)."""
+    where = "regrouping order" if slot == REGROUP_SLOT else \
+        f"order for the {m.battalion_names[slot].lower()} ({status}, face down)"
+    return f"Player {p + 1}: {where}" + (" (face down)" if slot == REGROUP_SLOT else "")
 
 
-def _morale_of(m: Model) -> tuple[int, ...]:
-    """Morale per unit type, kept on the model (the invariant checks read it at every step)."""
-    morale = m.derived.get("morale")
-    if morale is None:
-        morale = m.derived["morale"] = tuple(u.morale for u in m.units)
-    return morale
+class _Tables(NamedTuple):
+    """The model's figures the rules read at every step, as flat tuples: per unit type its morale
+    and armour, per armour and colour the die it blocks, per face (index 0 is face 1) the spaces
+    a die looks at (front, arrow or -1, behind)."""
+
+    morale: tuple[int, ...]
+    armour: tuple[int, ...]
+    blocks: tuple[tuple[int, ...], ...]
+    faces: tuple[tuple[int, int, int], ...]
+    order_prompts: tuple[tuple[dict[str, str], ...], ...]   # [seat][slot][status]
+
+
+def _tables(m: Model) -> _Tables:
+    """The model's `_Tables`, built once per model and shared by all its games."""
+    tables = m.derived.get("rules-tables")
+    if tables is None:
+        tables = m.derived["rules-tables"] = _Tables(
+            morale=tuple(u.morale for u in m.units), armour=tuple(u.armour for u in m.units), blocks=m.blocks,
+            faces=tuple((f.front, f.arrow, f.behind) for f in m.faces),
+            order_prompts=tuple(tuple({st: _order_prompt(m, p, slot, st) for st in
+                                       (("",) if slot == REGROUP_SLOT else ("active", "idle", "defeated"))}
+                                      for slot in range(REGROUP_SLOT + 1)) for p in (0, 1)))
+    return tables
 
 
 def _take_lowest(counts: list[int], n: int) -> list[int]:
@@ -982,6 +1088,7 @@ class _Lazy:
 
 
 _FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
-         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log")
+         "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log",
+         "_marked")
 _NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
            "activated", "cancelled", "dice")
