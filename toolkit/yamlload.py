@@ -452,7 +452,7 @@ def load_bytes(raw: bytes) -> LoadedYaml:
             col = position - (text.rfind("\n", 0, position) + 1) + 1
             out.data = None
             out.problems.append(YamlProblem(
-                "HK002", f"file contains an invisible control character (U+{character:04X})", Pos(line, col),
+                "HK002", f"file contains an invisible non-printing character (U+{character:04X})", Pos(line, col),
                 "delete it (editors often show it as a box or ^G); tabs and line breaks are fine"))
             return out
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
