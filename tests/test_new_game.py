@@ -112,6 +112,39 @@ def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
     assert cards.read_text() == "kind: card\nitems: []\n"
 
 
-def test_a_name_that_cannot_be_a_game_id_is_a_usage_error(tmp_path: Path) -> None:
-    proc = run_cli("new", "Fungus Wars!", cwd=tmp_path)
+def test_a_title_typed_as_the_name_becomes_the_title_and_gives_the_id(tmp_path: Path) -> None:
+    proc = run_cli("new", "Élan Vital: Fungus Wars!", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    game = tmp_path / "content" / "elan-vital-fungus-wars"
+    from toolkit.games import read_manifest
+
+    manifest, _, _ = read_manifest(game)
+    assert manifest.id == "elan-vital-fungus-wars" and manifest.title == "Élan Vital: Fungus Wars!"
+    assert run_cli("validate", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("name", ["!!!", "./Fungus Wars"])
+def test_a_name_that_cannot_be_a_game_id_is_a_usage_error(tmp_path: Path, name: str) -> None:
+    proc = run_cli("new", name, cwd=tmp_path)
     assert proc.returncode == 2 and "game id" in proc.stderr
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_one_game_commands_work_on_the_game_here_without_its_name(tmp_path: Path) -> None:
+    _new(tmp_path, "fungus-wars")
+    pdf = tmp_path / "fw.pdf"
+    assert run_cli("pnp", "-o", str(pdf), cwd=tmp_path).returncode == 0
+    assert "Stride" in "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    smoke = run_cli("smoke", "-n", "5", "--format", "json", cwd=tmp_path, check_json=True)
+    assert smoke.returncode == 0 and json.loads(smoke.stdout)["game"] == "fungus-wars"
+    inside = run_cli("export", "pieces", "-o", str(tmp_path / "p.pdf"), cwd=tmp_path / "content" / "fungus-wars")
+    assert inside.returncode == 0 and len(PdfReader(tmp_path / "p.pdf").pages) > 0
+
+
+def test_one_game_commands_without_a_name_refuse_when_the_game_is_ambiguous_or_absent(tmp_path: Path) -> None:
+    assert run_cli("pnp", cwd=tmp_path).returncode == 2
+    _new(tmp_path, "fungus-wars")
+    _new(tmp_path, "spore-kings")
+    proc = run_cli("smoke", cwd=tmp_path)
+    assert proc.returncode == 2 and "fungus-wars, spore-kings" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "out").exists()

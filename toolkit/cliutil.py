@@ -45,14 +45,38 @@ def renamed_out_dir(old: Path | None, new: Path | None) -> Path | None:
     return old
 
 
-def game_folder(name: str) -> Path:
-    """The game folder a command argument names (a folder, or a game id under ./content)."""
+GAME_HELP = ("A game id under ./content, or a game folder. Default: the game here (./game.yaml) "
+             "or the only game under ./content.")
+"""Help of the GAME argument of the commands that work on one game."""
+
+
+def game_folder(name: str | None) -> Path:
+    """The game folder a command argument names (a folder, or a game id under ./content); with
+    no name, the game here or the only one under ./content (exit 2 when there is none or several)."""
     from toolkit.games import find_game
 
+    if name is None:
+        found = only_local_game()
+        if found is None:
+            usage_error("no game here: neither ./game.yaml nor a game under ./content. Name a game (a game id "
+                        "or folder), or create one with `hordekit new NAME`")
+        return found
     folder, problem = find_game(name)
     if folder is None:
         usage_error(problem)
     return folder
+
+
+def only_local_game() -> Path | None:
+    """The game here, or the only one under ./content; None when there is none; exit 2 when
+    ./content holds several (the command then needs a name)."""
+    if Path(MANIFEST).is_file():
+        return Path(".")
+    content = Path("content")
+    found = sorted(d for d in content.iterdir() if (d / MANIFEST).is_file()) if content.is_dir() else []
+    if len(found) > 1:
+        usage_error(f"several games under ./content ({', '.join(d.name for d in found)}): name the one to use")
+    return found[0] if found else None
 
 
 def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:

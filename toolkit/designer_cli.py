@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from toolkit.cliutil import OutputFormat, game_folder, say, usage_error
+from toolkit.cliutil import GAME_HELP, OutputFormat, game_folder, only_local_game, say, usage_error
 
 
 def _shipped_ids() -> list[str]:
@@ -32,13 +32,17 @@ def new(
     Nothing is written when the folder already exists and is not empty (exit 2).
     """
     from toolkit.paths import display
-    from toolkit.scaffold import ScaffoldError, create_game, target_folder
+    from toolkit.scaffold import ID_PATTERN, ScaffoldError, create_game, id_from_title, target_folder
 
+    folder = target_folder(game)
+    if folder.parent == Path("content") and not ID_PATTERN.match(game) and id_from_title(game):
+        title = title or game  # a title typed as the name: its id is made from it
+        folder = target_folder(id_from_title(game))
     try:
-        made = create_game(target_folder(game), source, title)
+        made = create_game(folder, source, title)
     except ScaffoldError as exc:
         usage_error(str(exc))
-    say(f"created {display(made.folder)} from {made.source} ({len(made.files)} files)")
+    say(f"created {display(made.folder)} from {made.source} ({len(made.files)} files), title '{made.title}'")
     name = made.folder.name if made.folder.parent == Path("content") else display(made.folder)
     say(f"next: hordekit validate {display(made.folder)}; hordekit pnp {name}; hordekit smoke {name}")
 
@@ -64,7 +68,7 @@ def import_csv(
 
     if not file.is_file():
         usage_error(f"no such file: {file}")
-    game_dir = game_folder(game) if game else _only_local_game()
+    game_dir = game_folder(game) if game else only_local_game()
     result = convert(file, kind, game_dir, output)
     if result.problem:
         usage_error(result.problem)
@@ -76,21 +80,8 @@ def import_csv(
         f" ({result.types_from})")
 
 
-def _only_local_game() -> Path | None:
-    """The game here, or the only one under ./content; None when there is none (no schema then)."""
-    from toolkit.cliutil import MANIFEST
-
-    if Path(MANIFEST).is_file():
-        return Path(".")
-    content = Path("content")
-    found = sorted(d for d in content.iterdir() if (d / MANIFEST).is_file()) if content.is_dir() else []
-    if len(found) > 1:
-        usage_error(f"several games under ./content ({', '.join(d.name for d in found)}): say which with --game")
-    return found[0] if found else None
-
-
 def watch(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="A game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="PDF to keep up to date. Default: out/<game>/print-and-play.pdf.")] = None,
     interval: Annotated[float, typer.Option("--interval", min=0.1, max=60.0, metavar="SECONDS", help="How often to look for changes.")] = 0.5,
     stop_after: Annotated[Optional[float], typer.Option("--stop-after", min=0.0, metavar="SECONDS", help="Stop by itself after this long (for scripts and tests).")] = None,

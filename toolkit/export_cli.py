@@ -11,14 +11,14 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from toolkit.cliutil import say
+from toolkit.cliutil import GAME_HELP, say
 from toolkit.pnp_cli import _load
 
 export_app = typer.Typer(help="Export pieces as images or files for print shops and Tabletop Simulator.",
                          no_args_is_help=True)
 
 
-def _export(game: str, output: Optional[Path], default: str, what: str, run: Callable[[Any, Path], Any]) -> None:
+def _export(game: str | None, output: Optional[Path], default: str, what: str, run: Callable[[Any, Path], Any]) -> None:
     """Load the game, run one export into ``output`` (or out/<game>/<default>) and report it."""
     from toolkit.diagnostics import format_text, summary
     from toolkit.paths import display
@@ -37,7 +37,7 @@ def _export(game: str, output: Optional[Path], default: str, what: str, run: Cal
 
 @export_app.command("png")
 def png(
-    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder. Default: out/<game>/png")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=72, max=1200, help="Resolution.")] = 300,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, help="Bleed in mm for the with-bleed images.")] = 3.0,
@@ -50,7 +50,7 @@ def png(
 
 @export_app.command("tts")
 def tts(
-    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     output: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Folder. Default: out/<game>/tts")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=50, max=300, help="Resolution of the deck sheets.")] = 150,
 ) -> None:
@@ -63,7 +63,7 @@ def tts(
 
 @export_app.command("pieces")
 def pieces(
-    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="PDF. Default: out/<game>/pieces.pdf")] = None,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, help="Bleed in mm.")] = 3.0,
     cmyk: Annotated[bool, typer.Option("--cmyk", help="Every colour and image in CMYK (black as black ink only), for shops that ask for CMYK files.")] = False,

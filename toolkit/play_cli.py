@@ -11,15 +11,19 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import OldOutDir, OutputFormat, game_folder, renamed_out_dir, usage_error, verbosity
+from toolkit.cliutil import GAME_HELP, OldOutDir, OutputFormat, game_folder, renamed_out_dir, usage_error, verbosity
 
 
-def load_playable(name: str) -> tuple[Any, Any]:
-    """Load and check a game; exit 1 with its diagnostics when its content has errors."""
+def load_playable(name: str | None) -> tuple[Any, Any]:
+    """Load and check a game (with no name, the one here); exit 1 with its diagnostics when its
+    content has errors."""
     from toolkit.diagnostics import format_text
     from toolkit.games import load_game
+    from toolkit.paths import display
 
-    loaded = load_game(game_folder(name))
+    folder = game_folder(name)
+    name = name or display(folder)
+    loaded = load_game(folder)
     if not loaded.ok:
         typer.echo(format_text(loaded.diagnostics), err=True)
         typer.echo(f"{name}: content has errors; fix them first (hordekit validate)", err=True)
@@ -247,7 +251,7 @@ def _print_by_kind(r: dict[str, Any]) -> None:
 
 
 def smoke(
-    game: Annotated[str, typer.Argument(help="Game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 200,
     players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,

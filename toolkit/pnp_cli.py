@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import OutputFormat, game_folder, say, usage_error
+from toolkit.cliutil import GAME_HELP, OutputFormat, game_folder, say, usage_error
 
 
 class Paper(str, Enum):
@@ -28,7 +28,7 @@ class Backs(str, Enum):
     none = "none"
 
 
-def _load(game: str) -> Any:
+def _load(game: str | None) -> Any:
     from toolkit.diagnostics import format_text
     from toolkit.games import load_game
 
@@ -76,7 +76,7 @@ def _offset(text: str | None) -> tuple[float, float]:
 
 
 def pnp(
-    game: Annotated[str, typer.Argument(help="A game id under ./content, or a game folder.")],
+    game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size.")] = Paper.a4,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PDF to write. Default: out/<game>/print-and-play.pdf")] = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Print only these component ids (repeat, or separate with commas).")] = None,
@@ -99,7 +99,7 @@ def pnp(
         _pnp(game, paper, output, only, backs, bleed, crop_marks, changed_since, back_offset, calibration, format)
 
 
-def _pnp(game: str, paper: Paper, output: Path | None, only: list[str] | None, backs: Backs, bleed: float,
+def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | None, backs: Backs, bleed: float,
          crop_marks: bool, changed_since: str | None, back_offset: str | None, calibration: bool,
          format: OutputFormat) -> None:
     from toolkit.diagnostics import FORMATTERS, collapse_repeats, summary

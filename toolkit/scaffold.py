@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ class NewGame:
     folder: Path
     files: list[Path]
     source: str
+    title: str
 
 
 def shipped_games() -> dict[str, Path]:
@@ -49,6 +51,15 @@ def shipped_games() -> dict[str, Path]:
 def sources() -> list[str]:
     """What `hordekit new --from` accepts."""
     return [MINIMAL, *shipped_games()]
+
+
+def id_from_title(name: str) -> str | None:
+    """A game id made from a title typed as the name (``'My Game!'`` -> ``my-game``): ASCII
+    letters and digits kept in lower case (accents dropped), everything else a single '-'; None
+    when nothing is left."""
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
+    return slug if ID_PATTERN.match(slug) else None
 
 
 def target_folder(name: str) -> Path:
@@ -100,7 +111,7 @@ def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -
         raise ScaffoldError(f"cannot write {folder}: {exc.strerror or exc}") from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return NewGame(folder, sorted(p for p in folder.rglob("*") if p.is_file()), source)
+    return NewGame(folder, sorted(p for p in folder.rglob("*") if p.is_file()), source, title)
 
 
 def _copy_shipped(game_dir: Path, staging: Path, gid: str, title: str) -> None:
