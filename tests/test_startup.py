@@ -181,9 +181,9 @@ def test_a_run_naming_one_command_still_knows_every_other_one() -> None:
     typo, _ = _run("pnpp", "kingdoms")
     assert typo.returncode == 2 and "No such command 'pnpp'. Did you mean 'pnp'?" in _problems(typo)
     group, _ = _run("-q", "export", "png", "--help")
-    assert group.returncode == 0 and "export png [OPTIONS] GAME" in group.stdout
+    assert group.returncode == 0 and "export png [OPTIONS] [GAME]" in group.stdout
     command, _ = _run("pnp", "--help")
-    assert command.returncode == 0 and "pnp [OPTIONS] GAME" in command.stdout
+    assert command.returncode == 0 and "pnp [OPTIONS] [GAME]" in command.stdout
 
 
 def test_a_damaged_template_cache_is_compiled_again(tmp_path: Path) -> None:
