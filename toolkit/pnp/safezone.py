@@ -106,7 +106,7 @@ def check_design(design_label: str, size: tuple[float, float], margin: float, el
             f"{el.label} of {design_label} reaches into the {_mm(margin)} mm safe margin inside the cut: {parts} "
             f"(a {_mm(size[0])} x {_mm(size[1])} mm piece{whose})",
             el.file, el.line, el.col,
-            "move or shrink the box so it stays the safe margin inside the trim (a print shop's cut wanders "
-            "about 1.5 mm); on a small token, a smaller 'safe-margin' for this design may be the honest setting "
+            "move or shrink the box to keep the safe margin from the cut, which wanders about 1.5 mm "
+            "(`hordekit preview GAME ID --safe` shows it); a dense small token may state a smaller 'safe-margin' "
             "(docs/pnp.md, \"The safe zone\")"))
     return found
