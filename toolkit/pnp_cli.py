@@ -162,6 +162,7 @@ def preview(
     dpi: Annotated[int, typer.Option("--dpi", help="Resolution.", min=30, max=1200)] = 300,
     back: Annotated[bool, typer.Option("--back", help="Show the back instead of the front.")] = False,
     bleed: Annotated[float, typer.Option("--bleed", help="Bleed shown around the piece, in mm.", min=0.0, max=10.0)] = 3.0,
+    safe: Annotated[bool, typer.Option("--safe", help="Draw the trim line (red) and the safe zone (dashed blue) over it.")] = False,
 ) -> None:
     """Render one component (front or back, with its bleed) to a PNG, for a quick look."""
     from toolkit.diagnostics import format_text
@@ -171,7 +172,7 @@ def preview(
     check_output_file(output)  # before any work
     loaded = _load(game)
     _check_ids(loaded, [component])
-    result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed)
+    result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed, safe=safe)
     if result.diagnostics:
         typer.echo(format_text(result.diagnostics))
     if not result.ok:

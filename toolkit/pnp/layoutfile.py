@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, Severity, error, warning
 from toolkit.paths import display
+from toolkit.pnp.safezone import MAX_SAFE_MARGIN, READABLE_TYPES, Element, check_design, safe_margin
 from toolkit.pnp.templating import Where
 from toolkit.pnp.units import ColourError, colour
 
@@ -36,7 +37,8 @@ BOX_KEYS: dict[str, set[str]] = {
 }
 COMMON_KEYS = {"type", "x", "y", "w", "h", "when", "rotate", "name"}
 FONTS = {"regular", "bold", "italic", "bold-italic"}
-DESIGN_KEYS = {"size", "back", "boxes", "print", "quantity", "fields", "title", "note", "corner-radius", "per-item"}
+DESIGN_KEYS = {"size", "back", "boxes", "print", "quantity", "fields", "title", "note", "corner-radius", "per-item",
+               "safe-margin"}
 
 
 @dataclass
@@ -50,6 +52,7 @@ class Box:
     where: dict[str, Where]  # prop -> where its value is written (for template errors)
     when: str | None = None
     rotate: int = 0
+    at: tuple[int, int] = (1, 1)  # line and column of the box itself in layouts.yaml
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Design:
     where: Where | None = None
     corner_radius: float = 0.0
     per_item: bool = False  # a back that shows the component's own fields (a token's other side)
+    safe_margin: float | None = None  # mm kept clear of the cut for what is read; None: its size class's
 
 
 ARROW_DIRECTIONS = ("right", "left", "up", "down", "up-right", "up-left", "down-right", "down-left")
@@ -129,7 +133,7 @@ LIMITS: dict[str, tuple[float, float, str]] = {
     "icon-size": (0.5, 300.0, "mm"), "stroke-width": (0.0, 50.0, "pt"), "radius": (0.0, 1000.0, "mm"),
     "head": (0.0, 1000.0, "mm"), "gap": (0.0, 1000.0, "mm"), "column-gap": (0.0, 1000.0, "mm"),
 }
-DESIGN_LIMITS = {"corner-radius": (0.0, 1000.0, "mm")}
+DESIGN_LIMITS = {"corner-radius": (0.0, 1000.0, "mm"), "safe-margin": (0.0, MAX_SAFE_MARGIN, "mm")}
 #: Thinner lines may break up or vanish on a press (print shops ask for 0.25 pt, about 0.09 mm).
 HAIRLINE_PT = 0.25
 
@@ -229,7 +233,8 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         props = {k: v for k, v in raw.items() if k not in COMMON_KEYS or k == "name"}  # name: for messages
         wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
         return Box(kind, *geo, props=props, where=wheres,
-                   when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0))
+                   when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0),
+                   at=tuple(doc.pos(p)))
 
     def read_design(p: tuple[Any, ...], dname: str, raw: Any, need_size: bool = True) -> Design | None:
         if not isinstance(raw, dict):
@@ -246,7 +251,8 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad(p + ("corner-radius",), why)
             corner = 0
         size = raw.get("size")
-        if not (isinstance(size, list) and len(size) == 2 and all(_num(v) and v > 0 for v in size)):
+        own_size = isinstance(size, list) and len(size) == 2 and all(_num(v) and v > 0 for v in size)
+        if not own_size:
             if need_size:
                 bad(p + ("size",), "size must be [width, height] in millimetres")
             size = [10, 10]
@@ -263,7 +269,23 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         return Design(dname, (float(size[0]), float(size[1])), boxes, back=str(back) if back else None,
                       quantity=q, fields=dict(raw.get("fields") or {}), title=str(raw.get("title", dname)),
                       where=where(p), corner_radius=float(corner),
-                      per_item=bool(raw.get("per-item", False)))
+                      per_item=bool(raw.get("per-item", False)),
+                      safe_margin=read_safe_margin(p, raw, size if own_size else None))
+
+    def read_safe_margin(p: tuple[Any, ...], raw: dict[str, Any], size: list[float] | None) -> float | None:
+        """The design's own ``safe-margin`` (None when it names none, or names a bad one: HK404)."""
+        if "safe-margin" not in raw:
+            return None
+        margin = raw["safe-margin"]
+        why = out_of_range("safe-margin", margin)
+        if why is None and size is not None and 2 * margin >= min(size):
+            why = (f"'safe-margin' of {margin:g} mm leaves no room on a {size[0]:g} x {size[1]:g} mm piece "
+                   f"(it must be less than half its shorter side)")
+        if why:
+            bad(p + ("safe-margin",), why, "the distance in mm that text and icons keep from the cut; "
+                "3 for cards, 1.5 to 2 for small tokens (docs/pnp.md, \"The safe zone\")")
+            return None
+        return float(margin)
 
     def read_board(p: tuple[Any, ...], bname: str, raw: Any) -> Board | None:
         if not isinstance(raw, dict):
@@ -338,6 +360,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad((section, design.name, "back"), f"back design '{design.back}' is not defined under 'backs'")
             design.back = None
 
+    problems += _safe_zone(sections, name)
     boards: dict[str, Board] = {}
     for bname, raw in (data.get("boards") or {}).items():
         board = read_board(("boards", bname), str(bname), raw)
@@ -347,6 +370,35 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         return None, problems
     defaults = dict(data.get("defaults") or {})
     return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), problems
+
+
+def _readable(design: Design, file: str) -> list[Element]:
+    """The boxes of ``design`` a player reads (text, icons, values), for the safe-zone check."""
+    return [Element(b.type, f"{b.type} box '{b.props['name']}'" if b.props.get("name") else f"{b.type} box {i + 1}",
+                    b.x, b.y, b.w, b.h, file, *b.at)
+            for i, b in enumerate(design.boxes) if b.type in READABLE_TYPES]
+
+
+def _safe_zone(sections: dict[str, dict[str, Design]], file: str) -> list[Diagnostic]:
+    """HK415 for every readable box too close to the cut, once per box (a back once, however many
+    fronts name it: at the first front size it does not fit)."""
+    found: list[Diagnostic] = []
+    for section, label in (("kinds", "kind"), ("extras", "extra")):
+        for design in sections[section].values():
+            found += check_design(f"{label} '{design.name}'", design.size, safe_margin(design),
+                                  _readable(design, file))
+    fronts = list(sections["kinds"].values()) + list(sections["extras"].values())
+    for bname, back in sections["backs"].items():
+        reported: set[tuple[int, int]] = set()
+        for front in fronts:
+            if front.back != bname or not front.print:
+                continue
+            margin = safe_margin(front) if back.safe_margin is None else back.safe_margin
+            todo = [el for el in _readable(back, file) if (el.line, el.col) not in reported]
+            for d in check_design(f"back '{bname}'", front.size, margin, todo, f" like the fronts of '{front.name}'"):
+                reported.add((d.line, d.col))
+                found.append(d)
+    return found
 
 
 def _is_block(lines: list[str], line: int) -> bool:

@@ -7,6 +7,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from toolkit.atomic import commit
 from toolkit.diagnostics import Diagnostic, Severity, error
@@ -14,6 +15,7 @@ from toolkit.games import LoadedGame
 from toolkit.pnp.document import _render, prepare
 from toolkit.pnp.faces import base_context
 from toolkit.pnp.layoutfile import Design
+from toolkit.pnp.safezone import safe_margin
 from toolkit.pnp.units import mm
 
 
@@ -35,8 +37,27 @@ def pixel_size(size_mm: tuple[float, float], bleed: float, dpi: int) -> tuple[in
     return round((w + 2 * bleed) / 25.4 * dpi), round((h + 2 * bleed) / 25.4 * dpi)
 
 
+#: The overlay of ``preview --safe``: the trim line in red, the safe zone's edge dashed in blue.
+TRIM_RGB = (0.85, 0.1, 0.1)
+SAFE_RGB = (0.1, 0.35, 0.9)
+
+
+def draw_safe_zone(c: Any, size: tuple[float, float], bleed: float, margin: float) -> None:
+    """Draw the trim line and the safe zone (``margin`` mm inside it) over a piece drawn with ``bleed``."""
+    w, h = size
+    c.saveState()
+    c.setLineWidth(0.5)
+    c.setStrokeColorRGB(*TRIM_RGB)
+    c.rect(mm(bleed), mm(bleed), mm(w), mm(h), stroke=1, fill=0)
+    if margin > 0:
+        c.setStrokeColorRGB(*SAFE_RGB)
+        c.setDash(2, 1.5)
+        c.rect(mm(bleed + margin), mm(bleed + margin), mm(w - 2 * margin), mm(h - 2 * margin), stroke=1, fill=0)
+    c.restoreState()
+
+
 def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int = 300, back: bool = False,
-                   bleed: float = 3.0) -> PreviewResult:
+                   bleed: float = 3.0, safe: bool = False) -> PreviewResult:
     import pypdfium2 as pdfium
     from reportlab.pdfgen.canvas import Canvas
 
@@ -52,18 +73,22 @@ def render_preview(loaded: LoadedGame, item_id: str, output: Path, *, dpi: int =
         return result
     face = prepared.faces[0]
     design, ctx, target = face.design, face.ctx, face.target
+    margin = safe_margin(face.design)
     if back:
         if not design.back:
             result.diagnostics = [error("HK406", f"'{item_id}' has no back design", "")]
             return result
         bd = design if design.back == "front" else prepared.layouts.backs[design.back]
         design = Design(bd.name, face.design.size, bd.boxes, where=bd.where)
+        margin = margin if bd.safe_margin is None else bd.safe_margin
         ctx = {**(face.ctx if bd.per_item or bd is face.design else base_context(loaded)), "deck": face.design.back}
     register_fonts()
     w, h = design.size
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(mm(w + 2 * bleed), mm(h + 2 * bleed)), invariant=1, initialFontName="HK-Vera")
     _render(c, design, ctx, prepared.env, target, bleed, loaded)
+    if safe:
+        draw_safe_zone(c, (w, h), bleed, margin)
     c.showPage()
     c.save()
     result.diagnostics = prepared.env.collector.diagnostics
