@@ -1,0 +1,95 @@
+"""Hordes & Heroes against a careless or hostile user: scenario files with values the rules could
+never reach are refused before play, naming the value, and nothing a seat may not see reaches it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from engine.core.scenario import run_scenario
+from test_hh_support import content
+
+BASE = {
+    "name": "hostile setup",
+    "game": "hordes-and-heroes",
+    "players": 2,
+    "setup": {"phase": "dice", "players": [{"party": ["squire"]}], "stacks": [["goblin-scout"]]},
+    "steps": [{"roll": [1, 1, 1, 1, 1]}],
+    "expect": {},
+}
+
+
+def scenario_with(**setup) -> dict:
+    data = {**BASE, "setup": {**BASE["setup"], **setup}}
+    return data
+
+
+@pytest.mark.parametrize("key, value", [
+    ("current", 2), ("current", -1), ("current", True), ("current", 1.5), ("current", "1"),
+    ("last_player", 7), ("doom", -1), ("doom", 6), ("turn", -3), ("shield", -4), ("steam", -1),
+    ("bonus_strength", -50), ("rerolls", -5), ("extra_dice", 100), ("max_turns", 0),
+])
+def test_a_setup_number_out_of_the_rules_range_is_refused_by_name(key: str, value: object) -> None:
+    fails = run_scenario(scenario_with(**{key: value}), content())
+    assert len(fails) == 1, fails
+    assert "cannot build the starting situation" in fails[0] and f"setup {key} must be a whole number" in fails[0]
+    assert repr(value) in fails[0]
+
+
+def test_the_largest_setup_numbers_the_rules_allow_are_accepted() -> None:
+    # seat 1 of 2, all five bosses down, every one of the game's 20 dice thrown at once
+    data = scenario_with(current=1, last_player=1, doom=5, extra_dice=15)
+    data["setup"]["players"] = [{}, {"party": ["squire"]}]
+    data["steps"] = [{"roll": [1] * 20}]
+    data["expect"] = {"dice": [1] * 20, "final": True}
+    assert run_scenario(data, content()) == []
+
+
+def test_a_party_larger_than_the_rules_allow_is_refused() -> None:
+    party = ["squire", "squire", "squire", "squire", "apprentice", "apprentice"]
+    fails = run_scenario(scenario_with(players=[{"party": party}]), content())
+    assert len(fails) == 1 and "the setup breaks the rules" in fails[0] and "party" in fails[0]
+
+
+def test_active_heroes_outside_their_own_turn_are_refused() -> None:
+    fails = run_scenario(scenario_with(players=[{}, {"party": [{"hero": "squire", "active": True}]}]), content())
+    assert len(fails) == 1 and "active heroes outside their turn" in fails[0]
+
+
+@pytest.mark.parametrize("level", [0, 3, "2"])
+def test_a_treasure_shows_level_1_or_level_2_and_nothing_else(level: object) -> None:
+    party = [{"hero": "squire", "treasure": content()["treasure"][0]["id"], "level": level}]
+    fails = run_scenario(scenario_with(players=[{"party": party}]), content())
+    assert len(fails) == 1 and "setup level must be a whole number from 1 to 2" in fails[0]
+
+
+def test_a_seat_or_party_entry_of_the_wrong_shape_is_named() -> None:
+    seat = run_scenario(scenario_with(players=["squire"]), content())
+    entry = run_scenario(scenario_with(players=[{"party": [{"treasure": "x"}]}]), content())
+    assert len(seat) == 1 and "seat 0 must be a mapping" in seat[0]
+    assert len(entry) == 1 and "names no hero" in entry[0]
+
+
+def test_more_stacks_than_letters_get_numbered_names() -> None:
+    data = scenario_with(stacks=[["goblin-scout"]] * 4 + [["imp"]] * 2 + [["ghoul"]] * 3 + [["kobold-sapper"]] * 3)
+    data["steps"] = []
+    data["expect"] = {"stack_count": 12, "stacks.11.name": "stack 12", "stacks.9.name": "stack J"}
+    assert run_scenario(data, content()) == []
+
+
+def test_hostile_scenario_files_fail_from_the_command_line_at_their_setup(tmp_path: Path) -> None:
+    files = []
+    for key, value in (("current", 9), ("shield", -2), ("doom", "3")):
+        path = tmp_path / f"{key}.yaml"
+        path.write_text(json.dumps(scenario_with(**{key: value}), indent=2))   # JSON is YAML too
+        files.append(str(path))
+    proc = run_cli("scenario", *files)
+    assert proc.returncode == 1, proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "0 passed, 3 failed" in proc.stdout
+    for key, value in (("current", 9), ("shield", -2), ("doom", "'3'")):
+        line = next(x for x in proc.stdout.splitlines() if f"{key}.yaml:" in x)
+        assert line.startswith("FAIL ") and f"setup {key} must be a whole number" in line and str(value) in line
+        assert f"{key}.yaml:5:" in line   # the line of `setup:`
