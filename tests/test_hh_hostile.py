@@ -72,6 +72,23 @@ def test_a_seat_or_party_entry_of_the_wrong_shape_is_named() -> None:
     assert len(entry) == 1 and "names no hero" in entry[0]
 
 
+@pytest.mark.parametrize("where", ["active", "face_down"])
+@pytest.mark.parametrize("value", ["false", "no", 0, 1])
+def test_a_yes_no_setting_takes_true_or_false_only(where: str, value: object) -> None:
+    if where == "active":
+        data = scenario_with(players=[{"party": [{"hero": "squire", "active": value}]}])
+    else:
+        data = scenario_with(stacks=[{"cards": ["goblin-scout"], "face_down": value}])
+    fails = run_scenario(data, content())
+    assert len(fails) == 1 and f"setup {where} must be true or false, not {value!r}" in fails[0]
+
+
+def test_two_stacks_of_one_name_are_refused() -> None:
+    stacks = [{"cards": ["goblin-scout"], "name": "the gate"}, {"cards": ["imp"], "name": "the gate"}]
+    fails = run_scenario(scenario_with(stacks=stacks), content())
+    assert len(fails) == 1 and "two stacks are called 'the gate'" in fails[0]
+
+
 def test_more_stacks_than_letters_get_numbered_names() -> None:
     data = scenario_with(stacks=[["goblin-scout"]] * 4 + [["imp"]] * 2 + [["ghoul"]] * 3 + [["kobold-sapper"]] * 3)
     data["steps"] = []

@@ -44,6 +44,15 @@ def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = No
     return value
 
 
+def setup_flag(entry: dict, key: str) -> bool:
+    """A yes/no setup value: only true or false. Anything else is refused rather than read as
+    truthy (the string "false" would otherwise make a hero active)."""
+    value = entry.get(key, False)
+    if value.__class__ is not bool:
+        raise ValueError(f"setup {key} must be true or false, not {value!r}")
+    return value
+
+
 def _ids(st: HHState, space: str, items: Any) -> list[int]:
     return [st.model.find(space, str(x)) for x in (items or [])]
 
@@ -87,7 +96,7 @@ def apply_situation(st: HHState, sit: dict) -> str:
                 h.treasure = m.find("treasure", str(e["treasure"]))
                 h.tlevel = setup_number(e, "level", 1, 1, 2)
                 take(tre_left, h.treasure, e["treasure"])
-            h.active = bool(e.get("active", False))
+            h.active = setup_flag(e, "active")
             st.parties[seat].append(h)
         for ident in p.get("victory") or []:
             space, idx = m.by_id.get(str(ident), ("", -1))
@@ -110,8 +119,10 @@ def apply_situation(st: HHState, sit: dict) -> str:
         if not cards:
             continue
         default = f"stack {STACK_NAMES[k]}" if k < len(STACK_NAMES) else f"stack {k + 1}"
-        st.line.append(Stack(str(e.get("name", default)), list(reversed(cards)),
-                             not e.get("face_down", False), False))
+        name = str(e.get("name", default))
+        if any(s.name == name for s in st.line):   # two stacks of one name make two options of one label
+            raise ValueError(f"setup stacks: two stacks are called '{name}'")
+        st.line.append(Stack(name, list(reversed(cards)), not setup_flag(e, "face_down"), False))
     st.pool = [0] * len(m.monsters)
     st.monster_box = mon_left
     discard = _ids(st, "deck", sit.get("discard"))
