@@ -110,3 +110,29 @@ def test_hostile_scenario_files_fail_from_the_command_line_at_their_setup(tmp_pa
         line = next(x for x in proc.stdout.splitlines() if f"{key}.yaml:" in x)
         assert line.startswith("FAIL ") and f"setup {key} must be a whole number" in line and str(value) in line
         assert f"{key}.yaml:5:" in line   # the line of `setup:`
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "hh-2p-heuristic.json"
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"max_turns": -1}, "option max_turns must be a whole number 1 or more, not -1"),
+    ({"max_turns": True}, "option max_turns must be a whole number 1 or more, not True"),
+    ({"max_turns": "7"}, "option max_turns must be a whole number 1 or more, not '7'"),
+    ({"frobnicate": 1}, "hordes-and-heroes has no option 'frobnicate'"),
+])
+def test_a_log_whose_options_the_rules_would_misread_is_refused(tmp_path: Path, options: dict, message: str) -> None:
+    log = json.loads(GOLDEN.read_text())
+    log.update(options=options, game="hordes-and-heroes")
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    proc = run_cli("replay", str(path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the log's options do not fit hordes-and-heroes" in proc.stderr and message in proc.stderr
+
+
+def test_a_variant_of_a_game_without_variants_is_a_usage_error(tmp_path: Path) -> None:
+    proc = run_cli("smoke", "hordes-and-heroes", "--games", "1", "--variant", "nightmare", "--out-dir", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "hordes-and-heroes has no variants (asked for: nightmare)" in proc.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

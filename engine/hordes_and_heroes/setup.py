@@ -33,15 +33,29 @@ def standard_setup(st: HHState) -> Iterator[Decision]:
     st.last_player = (a - 1) % st.n
 
 
-def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = None) -> int:
+def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = None, what: str = "setup") -> int:
     """A whole-number setup value within [lo, hi]; a scenario with anything else is refused, so
     it can never start from a table the rules could not reach (a seat that does not exist, a
     negative shield, a boolean or a string standing in for a number)."""
     value = sit.get(key, default)
     if value.__class__ is not int or value < lo or (hi is not None and value > hi):
         span = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise ValueError(f"setup {key} must be a whole number {span}, not {value!r}")
+        raise ValueError(f"{what} {key} must be a whole number {span}, not {value!r}")
     return value
+
+
+def check_options(options: dict) -> dict:
+    """The options a game starts with: `max_turns` (a whole number, 1 or more) and nothing else.
+    The game has no variants, so naming one is refused instead of playing the plain game under
+    a variant's name; a log's options that the rules would misread are refused the same way."""
+    unknown = sorted(set(options) - {"max_turns", "variants"})
+    if unknown:
+        raise ValueError(f"hordes-and-heroes has no option {', '.join(map(repr, unknown))} (it knows max_turns)")
+    if options.get("variants"):
+        raise ValueError(f"hordes-and-heroes has no variants (asked for: {', '.join(map(str, options['variants']))})")
+    if "max_turns" in options:
+        setup_number(options, "max_turns", 300, 1, what="option")
+    return options
 
 
 def setup_flag(entry: dict, key: str) -> bool:
