@@ -136,3 +136,16 @@ def test_a_variant_of_a_game_without_variants_is_a_usage_error(tmp_path: Path) -
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "hordes-and-heroes has no variants (asked for: nightmare)" in proc.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("bad", [-1, -3, 10_000])
+def test_a_seat_story_stops_at_an_illegal_action_without_naming_any_option(tmp_path: Path, bad: int) -> None:
+    log = json.loads(GOLDEN.read_text())
+    log.update(game="hordes-and-heroes", actions=log["actions"][:25] + [bad])
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    proc = run_cli("replay", str(path), "--as", "1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1].endswith(f"the log does not replay: illegal action {bad} for 'Roll step' (10 options)")
+    assert not any(line.startswith("step 25:") for line in lines)   # nothing printed for the bad step
