@@ -149,3 +149,16 @@ def test_a_seat_story_stops_at_an_illegal_action_without_naming_any_option(tmp_p
     lines = proc.stdout.splitlines()
     assert lines[-1].endswith(f"the log does not replay: illegal action {bad} for 'Roll step' (10 options)")
     assert not any(line.startswith("step 25:") for line in lines)   # nothing printed for the bad step
+
+
+@pytest.mark.parametrize("seed", ["7", 1.9, True])
+def test_a_scenario_seed_is_a_whole_number_or_the_scenario_fails_at_it(tmp_path: Path, seed: object) -> None:
+    path = tmp_path / "seeded.yaml"
+    text = json.dumps({**BASE, "seed": seed}, indent=2)
+    path.write_text(text)
+    seed_line = next(i for i, x in enumerate(text.splitlines(), 1) if x.strip().startswith('"seed"'))
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1, proc.stdout
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("FAIL "))
+    assert f"seed must be a whole number, not {seed!r}" in line
+    assert f"seeded.yaml:{seed_line}:" in line
