@@ -3,13 +3,16 @@ never reach are refused before play, naming the value, and nothing a seat may no
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
+from engine.core.driver import derive_seed
 from engine.core.scenario import run_scenario
-from test_hh_support import content
+from engine.hordes_and_heroes import SPEC
+from test_hh_support import content, model
 
 BASE = {
     "name": "hostile setup",
@@ -162,3 +165,17 @@ def test_a_scenario_seed_is_a_whole_number_or_the_scenario_fails_at_it(tmp_path:
     line = next(x for x in proc.stdout.splitlines() if x.startswith("FAIL "))
     assert f"seed must be a whole number, not {seed!r}" in line
     assert f"seeded.yaml:{seed_line}:" in line
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_no_decision_offers_two_options_under_one_label(players: int) -> None:
+    """A label is how a player, a log reader or a script names a choice: two options that read
+    the same could not be told apart (two copies of a hero, one carrying a treasure)."""
+    rng = random.Random(derive_seed(5, players))
+    st = SPEC.new_state(model(), players, {})
+    decisions = 0
+    while (d := st.decision()) is not None:
+        assert len(set(d.options)) == d.n, (d.prompt, d.options)
+        decisions += 1
+        st.apply(rng.randrange(d.n))
+    assert decisions > 300 and st.result().end_reason in ("bosses", "stalemate")
