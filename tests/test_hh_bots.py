@@ -62,7 +62,7 @@ def test_cost_reducers_and_extra_dice_help_heavy_heroes() -> None:
     # a reducer removes X only: it pays off next to an X-cost hero, not next to exact faces
     assert s(_party("berserker", "sergeant")) - s(_party("berserker")) \
         > s(_party("battle-mage", "sergeant")) - s(_party("battle-mage")) + 0.5
-    assert s(_party("marshal", "champion-of-the-glen")) > s(_party("marshal")) + s(_party("champion-of-the-glen")) + 0.5
+    assert s(_party("hero", "champion-of-the-glen")) > s(_party("hero")) + s(_party("champion-of-the-glen")) + 0.5
     heavy = s(_party("berserker", "clockwork-golem"))
     assert s(_party("berserker", "clockwork-golem", "alchemist")) > heavy + 2.0
     # five heroes that all want many dice do not add up as if each had the dice alone
@@ -78,9 +78,9 @@ def test_a_full_party_swaps_its_least_useful_hero() -> None:
     assert value > plan.strength(key) + 1.0
     assert drop is not None and m.deck[drop[0]].id != "steamasaur"
     # a hero the party cannot use is not worth a place
-    value, _ = plan.swap(_party("alchemist", "sergeant", "swordmaster", "berserker", "marshal"),
+    value, _ = plan.swap(_party("alchemist", "sergeant", "swordmaster", "berserker", "hero"),
                          m.find("deck", "steamasaur"))
-    assert value <= plan.strength(_party("alchemist", "sergeant", "swordmaster", "berserker", "marshal")) + 0.05
+    assert value <= plan.strength(_party("alchemist", "sergeant", "swordmaster", "berserker", "hero")) + 0.05
 
 
 def test_the_explore_bot_uses_every_hero_and_action() -> None:

@@ -87,7 +87,7 @@ def test_kept_dice_can_be_released_and_rerolled_on_a_later_roll() -> None:
 def test_treasure_abilities_work_from_the_next_activation() -> None:
     fails = _scenario({"phase": "dice", "players": [{"party": [{"hero": "squire", "treasure": "flaming-sword",
                                                                 "level": 2}]}]},
-                      [{"roll": [1, 2, 3, 4, 5]}, {"choose": "Activate Squire with 1"}],
+                      [{"roll": [1, 2, 3, 4, 5]}, {"choose": "Activate Squire (with Flaming Sword) with 1"}],
                       {"strength": 5, "shield": 1})
     assert fails == []
 

@@ -518,6 +518,8 @@ def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
         return ("players",)
     if "starting situation" in problem:
         return ("setup",)
+    if ": seed must be" in problem and "seed" in data:
+        return ("seed",)
     return ("expect",)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterator
 
-from engine.core.api import CHANCE
+from engine.core.api import CHANCE, check_action
 
 
 def _short(value: Any, width: int = 160) -> str:
@@ -31,6 +31,7 @@ def seat_story(state: Any, actions: list[int], seat: int, hidden: bool) -> Itera
         if d is None:
             yield f"step {i}: the game is already over; the log has more actions"
             return
+        check_action(d, action)   # before any label is read: -1 would name the last option
         label = d.options[action]
         labels[i] = label
         who = "chance" if d.player == CHANCE else f"player {d.player + 1}"

@@ -39,7 +39,10 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
             state = spec.new_state(model, players, dict(scenario.get("options") or {}))
     except Exception as exc:
         return [f"{name}: cannot build the starting situation: {type(exc).__name__}: {exc}"]
-    rng = random.Random(derive_seed(int(scenario.get("seed", 0)), 0))
+    seed = scenario.get("seed", 0)
+    if seed.__class__ is not int:   # "7", 1.9 or true would quietly become another seed
+        return [f"{name}: seed must be a whole number, not {seed!r}"]
+    rng = random.Random(derive_seed(seed, 0))
     failures: list[str] = []
     for i, step in enumerate(scenario.get("steps") or []):
         where = f"{name}: step {i + 1}"

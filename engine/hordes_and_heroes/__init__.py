@@ -9,11 +9,12 @@ from engine.hordes_and_heroes.effects import EFFECT_KINDS
 from engine.hordes_and_heroes.hidden import evaluate
 from engine.hordes_and_heroes.model import Model, build_model
 from engine.hordes_and_heroes.scenario import probe, scenario_state
+from engine.hordes_and_heroes.setup import check_options
 from engine.hordes_and_heroes.state import HHState
 
 
 def new_state(model: Model, players: int, options: dict) -> HHState:
-    return HHState(model, players, options)
+    return HHState(model, players, check_options(options))
 
 
 def _explore(seat: int, rng: random.Random) -> ExploreBot:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.hordes_and_heroes.model import Model
+from engine.hordes_and_heroes.setup import setup_number
 from engine.hordes_and_heroes.state import HHState
 
 
 def scenario_state(model: Model, players: int, setup: dict) -> HHState:
-    options = {"max_turns": int(setup.get("max_turns", 300))}
+    options = {"max_turns": setup_number(setup, "max_turns", 300, 1)}
     return HHState(model, players, options, situation=dict(setup))
 
 

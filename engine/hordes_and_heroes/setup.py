@@ -33,6 +33,40 @@ def standard_setup(st: HHState) -> Iterator[Decision]:
     st.last_player = (a - 1) % st.n
 
 
+def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = None, what: str = "setup") -> int:
+    """A whole-number setup value within [lo, hi]; a scenario with anything else is refused, so
+    it can never start from a table the rules could not reach (a seat that does not exist, a
+    negative shield, a boolean or a string standing in for a number)."""
+    value = sit.get(key, default)
+    if value.__class__ is not int or value < lo or (hi is not None and value > hi):
+        span = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+        raise ValueError(f"{what} {key} must be a whole number {span}, not {value!r}")
+    return value
+
+
+def check_options(options: dict) -> dict:
+    """The options a game starts with: `max_turns` (a whole number, 1 or more) and nothing else.
+    The game has no variants, so naming one is refused instead of playing the plain game under
+    a variant's name; a log's options that the rules would misread are refused the same way."""
+    unknown = sorted(set(options) - {"max_turns", "variants"})
+    if unknown:
+        raise ValueError(f"hordes-and-heroes has no option {', '.join(map(repr, unknown))} (it knows max_turns)")
+    if options.get("variants"):
+        raise ValueError(f"hordes-and-heroes has no variants (asked for: {', '.join(map(str, options['variants']))})")
+    if "max_turns" in options:
+        setup_number(options, "max_turns", 300, 1, what="option")
+    return options
+
+
+def setup_flag(entry: dict, key: str) -> bool:
+    """A yes/no setup value: only true or false. Anything else is refused rather than read as
+    truthy (the string "false" would otherwise make a hero active)."""
+    value = entry.get(key, False)
+    if value.__class__ is not bool:
+        raise ValueError(f"setup {key} must be true or false, not {value!r}")
+    return value
+
+
 def _ids(st: HHState, space: str, items: Any) -> list[int]:
     return [st.model.find(space, str(x)) for x in (items or [])]
 
@@ -60,19 +94,23 @@ def apply_situation(st: HHState, sit: dict) -> str:
     if len(players) > n:
         raise ValueError(f"{len(players)} players described for a {n}-player game")
     for seat, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise ValueError(f"setup players: seat {seat} must be a mapping (hand, party, victory), not {p!r}")
         for c in _ids(st, "deck", p.get("hand")):
             take(deck_left, c, m.deck[c].id)
             st.hands[seat].append(c)
         for entry in p.get("party") or []:
             e = entry if isinstance(entry, dict) else {"hero": entry}
+            if "hero" not in e:
+                raise ValueError(f"setup players: a party entry of seat {seat} names no hero: {entry!r}")
             c = m.find("deck", str(e["hero"]))
             take(deck_left, c, m.deck[c].id)
             h = PartyHero(c)
             if e.get("treasure"):
                 h.treasure = m.find("treasure", str(e["treasure"]))
-                h.tlevel = int(e.get("level", 1))
+                h.tlevel = setup_number(e, "level", 1, 1, 2)
                 take(tre_left, h.treasure, e["treasure"])
-            h.active = bool(e.get("active", False))
+            h.active = setup_flag(e, "active")
             st.parties[seat].append(h)
         for ident in p.get("victory") or []:
             space, idx = m.by_id.get(str(ident), ("", -1))
@@ -94,8 +132,11 @@ def apply_situation(st: HHState, sit: dict) -> str:
             take(mon_left, c, m.monsters[c].id)
         if not cards:
             continue
-        st.line.append(Stack(str(e.get("name", f"stack {STACK_NAMES[k]}")), list(reversed(cards)),
-                             not e.get("face_down", False), False))
+        default = f"stack {STACK_NAMES[k]}" if k < len(STACK_NAMES) else f"stack {k + 1}"
+        name = str(e.get("name", default))
+        if any(s.name == name for s in st.line):   # two stacks of one name make two options of one label
+            raise ValueError(f"setup stacks: two stacks are called '{name}'")
+        st.line.append(Stack(name, list(reversed(cards)), not setup_flag(e, "face_down"), False))
     st.pool = [0] * len(m.monsters)
     st.monster_box = mon_left
     discard = _ids(st, "deck", sit.get("discard"))
@@ -129,18 +170,21 @@ def apply_situation(st: HHState, sit: dict) -> str:
         st.box.extend(i for i, c in enumerate(tre_left) for _ in range(c))
     else:
         st.treasure_counts = tre_left
-    st.current = int(sit.get("current", 0))
-    st.last_player = int(sit.get("last_player", n - 1))
-    st.doom = int(sit.get("doom", 0))
+    st.current = setup_number(sit, "current", 0, 0, n - 1)
+    st.last_player = setup_number(sit, "last_player", n - 1, 0, n - 1)
+    st.doom = setup_number(sit, "doom", 0, 0, sum(x.quantity for x in m.monsters if x.level == 3))
     st.final = st.doom >= m.doom_tokens
-    st.turns = int(sit.get("turn", 0))
-    st.shield = int(sit.get("shield", 0))
-    st.steam = int(sit.get("steam", 0))
-    st.bonus_strength = int(sit.get("bonus_strength", 0))
-    st.rerolls += int(sit.get("rerolls", 0))
-    st.start_dice += int(sit.get("extra_dice", 0))
+    st.turns = setup_number(sit, "turn", 0, 0)
+    st.shield = setup_number(sit, "shield", 0, 0)
+    st.steam = setup_number(sit, "steam", 0, 0)
+    st.bonus_strength = setup_number(sit, "bonus_strength", 0, 0)
+    st.rerolls += setup_number(sit, "rerolls", 0, 0)
+    st.start_dice += setup_number(sit, "extra_dice", 0, 0, m.dice - st.start_dice)
     st.dirty = ALL
     phase = str(sit.get("phase", "action"))
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+    problems = st.check_all_invariants()
+    if problems:   # e.g. six heroes in a party, or an active hero outside the current turn
+        raise ValueError(f"the setup breaks the rules: {'; '.join(problems)}")
     return phase

@@ -441,9 +441,14 @@ class HHState(SequentialState):
         discs = [0] + sorted(set(self.discounts), reverse=True) if self.discounts else _NO_DISCOUNT
         deck, steam = self.model.deck, self.steam
         out: list[tuple] = []
+        seen: list[tuple[int, int, int]] = []
         for h in party:
             if h.active:
                 continue
+            key = (h.card, h.treasure, h.tlevel)
+            if key in seen:   # a second copy of the same hero with the same treasure: the same choice
+                continue
+            seen.append(key)
             c: DeckCard = deck[h.card]
             xn = c.xn
             if xn:
@@ -465,8 +470,12 @@ class HHState(SequentialState):
                 out.append(("act", h, ("steam", 0, c.steam, 0)))
         return out
 
-    def pay_label(self, card: int, pay: tuple) -> str:
-        key = (card,) + tuple(pay)
+    def pay_label(self, h: PartyHero, pay: tuple) -> str:
+        """"Activate <hero> with <dice>"; a hero carrying a treasure is named with it, as in every
+        other choice of a party hero, so two copies of a hero can be told apart. (Read while the
+        roll step lasts, when no treasure can move.)"""
+        card = h.card
+        key = (card, h.treasure, h.tlevel) + tuple(pay)
         label = self._labels.get(key)
         if label is None:
             c = self.model.deck[card]
@@ -481,7 +490,7 @@ class HHState(SequentialState):
                 how = "for free"
             if pay[3]:
                 how += f" (cost reduced by {pay[3]})"
-            label = self._labels[key] = f"Activate {c.name} {how}"
+            label = self._labels[key] = f"Activate {self.hero_labels([key[:3]])[0]} {how}"
         return label
 
     def roll_labels(self, moves: list[tuple], faces: tuple[int, ...], rerolls: int) -> Callable[[], list[str]]:
@@ -491,7 +500,7 @@ class HHState(SequentialState):
             for mv in moves:
                 kind = mv[0]
                 if kind == "act":
-                    out.append(self.pay_label(mv[1].card, mv[2]))
+                    out.append(self.pay_label(mv[1], mv[2]))
                 elif kind == "keep" or kind == "release":
                     out.append(f"{kind.capitalize()} die {mv[1] + 1} ({faces[mv[1]]})")
                 elif kind == "reroll":
