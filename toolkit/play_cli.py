@@ -256,7 +256,7 @@ def smoke(
     players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,
     bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat. Default: heuristic.")] = None,
-    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Switch a game variant on (repeat, or separate with commas).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Play with one of the game's optional rule sets (variants) switched on: its id (repeat, or separate with commas).")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
     check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
