@@ -381,10 +381,51 @@ def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: P
     _assert_scenario_refused(tmp_path, side, message)
 
 
-def _assert_scenario_refused(tmp_path: Path, side: dict, message: str) -> None:
+@pytest.mark.parametrize("side, message", [
+    ({"fleeing": ["goblin-spearmen"] * 4}, "players.0.fleeing: 4 tiles; the zone has 3 spaces"),
+    ({"reinforcements": ["goblin-spearmen"] * 5}, "players.0.reinforcements: 5 tiles; the zone takes 4 at most"),
+    ({"reinforcements": ["serpent-spawn"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"discard": ["serpent-spawn-order"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"gone": ["warboss-grukk"]}, "players.0: 2 tiles of warboss-grukk; the box holds 1"),
+    ({"gone": ["cave-troll"] * 3}, "players.0: 3 tiles of cave-troll; the box holds 2"),
+    ({"hand": ["goblin-catapult-order", "goblin-catapult-order"]},
+     "players.0: 2 cards goblin-catapult-order in hand and discard; the box holds 1"),
+    ({"hand": ["goblin-spearmen-order"] * 8}, "players.0.hand: 8 cards; a hand holds 7"),
+    ({"heroes_lost": 7}, "players.0.heroes_lost: 7 is not a whole number from 0 to 3"),
+    ({"heroes_lost": "two"}, "players.0.heroes_lost: 'two' is not a whole number from 0 to 3"),
+    ({"heroes_lost": 0}, "players.0.heroes_lost: 0, but 1 hero spaces are empty"),
+    ({"battalions": [{"fl": "goblin-spearmen", "hero": "warboss-grukk"}]},
+     "players.0: 2 heroes lost; the game ends when a player loses the second"),
+    ({"marks": {"b1-fl": {"wounds": "abc"}}}, "b1-fl: wounds: 'abc' is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"wounds": -1}}}, "b1-fl: wounds: -1 is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"poison": True}}}, "b1-fl: poison: True is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"excess": 5}}}, "players.0.marks.b1-fl: unknown keys: excess"),
+    ({"marks": [1, 2]}, "players.0.marks: a mapping of places"),
+    ({"discard": 5}, "players.0.discard: a list of ids"),
+    ({"colour": "red"}, "players.0: unknown keys: colour"),
+])
+def test_a_scenario_cannot_describe_a_table_no_game_reaches(tmp_path: Path, side, message: str) -> None:
+    """Hostile or careless setup values are refused with a message naming the key, never played: zones
+    hold no more tiles than their spaces, an army is of one faction and no bigger than the box, a hand
+    holds seven cards, heroes lost agree with the battalions that lost them, marks are whole numbers."""
+    _assert_scenario_refused(tmp_path, side, message)
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"round": "abc"}, "round: 'abc' is not a whole number 0 or more"),
+    ({"options": {"max_rounds": -1}}, "options.max_rounds: -1 is not a whole number 1 or more"),
+    ({"turn": 3}, "unknown setup keys: turn"),
+])
+def test_a_scenario_setup_refuses_unknown_keys_and_values_that_are_no_numbers(tmp_path: Path, setup,
+                                                                              message: str) -> None:
+    _assert_scenario_refused(tmp_path, {}, message, setup)
+
+
+def _assert_scenario_refused(tmp_path: Path, side: dict, message: str, setup: dict | None = None) -> None:
     """Run a rulebook scenario with seat 0's setup changed through the CLI; it must fail with `message`."""
     data = load_yaml(SCENARIOS / "three-wounds-with-poison-flee.yaml")
     data["setup"]["players"][0].update(side)
+    data["setup"].update(setup or {})
     path = tmp_path / "broken-marks.yaml"
     with path.open("w", encoding="utf-8") as fh:
         YAML(typ="safe", pure=True).dump(data, fh)
