@@ -315,9 +315,8 @@ class DBState:
                 self._audit |= _CARDS_OF[p]
             deck = self.deck[p]
             idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
-            if len(idx) == 1:
-                self._draw(p, idx[0])
-                continue
+            # Every draw is a chance decision, even from a deck of one kind of card: a draw made
+            # without one would tell the other seat (counting the steps of the log) what that deck holds.
             cards = m.cards
             self._ask("draw", Decision(CHANCE, _DRAW_PROMPTS[p], n=len(idx),
                                        labels=lambda: [cards[i].name for i in idx],
