@@ -2,6 +2,7 @@
 a look inside the state (draws, reshuffles, invariants, clones, armies)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -413,7 +414,8 @@ def test_a_scenario_cannot_describe_a_table_no_game_reaches(tmp_path: Path, side
 
 @pytest.mark.parametrize("setup, message", [
     ({"round": "abc"}, "round: 'abc' is not a whole number 0 or more"),
-    ({"options": {"max_rounds": -1}}, "options.max_rounds: -1 is not a whole number 1 or more"),
+    ({"options": {"max_rounds": -1}}, "max_rounds: -1 is not a whole number of rounds, 1 or more"),
+    ({"options": [1]}, "options: a mapping"),
     ({"turn": 3}, "unknown setup keys: turn"),
 ])
 def test_a_scenario_setup_refuses_unknown_keys_and_values_that_are_no_numbers(tmp_path: Path, setup,
@@ -462,3 +464,31 @@ def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
                     "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
         {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
     assert run_scenario(one_sided, data, SPEC, m) == []
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"armies": ["custom:elves"]}, "armies: 'custom:elves' for player 1 is no army id"),
+    ({"armies": "goblin-warband"}, "armies: a list of at most two entries"),
+    ({"factions": ["elves"]}, "factions: a list of one or more of goblins, serpent-children"),
+    ({"factions": []}, "factions: a list of one or more of goblins, serpent-children"),
+    ({"custom_share": 2}, "custom_share: 2 is not a probability from 0 to 1"),
+    ({"max_rounds": 0}, "max_rounds: 0 is not a whole number of rounds, 1 or more"),
+    ({"max_rounds": True}, "max_rounds: True is not a whole number of rounds, 1 or more"),
+    ({"rounds": 5}, "unknown options: rounds"),
+])
+def test_options_no_game_can_be_played_with_are_refused_before_play(tmp_path: Path, options, message: str) -> None:
+    """A game log (or scenario) carrying options Dice Battles cannot play - an unknown faction or
+    army, a share that is no probability, a round limit below one, an option it does not have -
+    is a usage error (exit 2) naming the option, not a game quietly played with defaults."""
+    log = tmp_path / "hostile.json"
+    log.write_text(json.dumps({"game": "dice-battles", "players": 2, "actions": [], "options": options}))
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(log)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2 and message in run.stderr + run.stdout, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_smoke_refuses_a_variant_dice_battles_does_not_have() -> None:
+    run = subprocess.run([sys.executable, "-m", "toolkit", "smoke", "dice-battles", "-n", "1", "--variant", "foo"],
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2 and "Dice Battles has no variants (given: foo)" in run.stderr, run.stderr

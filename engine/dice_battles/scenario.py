@@ -73,8 +73,6 @@ def _check_setup(model: Model, setup: dict) -> None:
     options = setup.get("options") or {}
     if not isinstance(options, dict):
         raise ValueError("options: a mapping")
-    if "max_rounds" in options:
-        _whole(options["max_rounds"], "options.max_rounds", 1)
     sides = setup.get("players")
     if sides is None:
         return
