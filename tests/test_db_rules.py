@@ -492,3 +492,47 @@ def test_smoke_refuses_a_variant_dice_battles_does_not_have() -> None:
     run = subprocess.run([sys.executable, "-m", "toolkit", "smoke", "dice-battles", "-n", "1", "--variant", "foo"],
                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 2 and "Dice Battles has no variants (given: foo)" in run.stderr, run.stderr
+
+
+def _card_ids() -> list[str]:
+    """Every order card but those with Goblins Frenzy, which counts units (it has scenarios of its own)."""
+    return [c["id"] for c in content()["order-card"]
+            if not any(e["kind"] == "dice-per-unit" for e in c.get("effects") or [])]
+
+
+@pytest.mark.parametrize("card_id", _card_ids())
+def test_every_order_card_rolls_the_attack_printed_on_it(card_id: str) -> None:
+    """Step 3, for every order card of both factions: activated by its own tile standing alone in
+    the battalion (a hero on the hero space), it places the number of dice its attack shows, in
+    its colour; an offensive power whose condition cannot hold (the opposing card is not activated)
+    adds nothing."""
+    cards = {c["id"]: c for c in content()["order-card"]}
+    units = {u["id"]: u for u in content()["unit"]}
+    card = cards[card_id]
+    unit = units[card["unit"]]
+    faction = unit["faction"]
+    heroes = [u["id"] for u in units.values() if u["faction"] == faction and u["level"] == "hero"]
+    b1 = {"hero": unit["id"]} if unit["level"] == "hero" else {unit["positions"][0]: unit["id"], "hero": heroes[0]}
+    b2 = {"hero": next(h for h in heroes if h != b1["hero"])}
+    on_mat = {unit["id"], b1["hero"], b2["hero"]}
+    fillers = [c["id"] for c in cards.values() if units[c["unit"]]["faction"] == faction
+               and c["unit"] not in on_mat][:2]
+    side = {"battalions": [b1, b2], "hand": [card_id] + fillers}
+    goblins = faction == "goblins"
+    setup = table(p0=side) if goblins else table(p1=side)
+    quiet = ["Wolf Charge", "Troll Smash"] if not goblins else ["Marsh Charge", "Petrifying Gaze"]
+    own = [card["name"], cards[fillers[0]]["name"]]
+    seat = 0 if goblins else 1
+    orders = (own if goblins else quiet) + ["No order", "No regrouping order"] + \
+        (quiet if goblins else own) + ["No order", "No regrouping order"]
+    st = scenario_state(setup)
+    while st.decision().player == -1:   # the hand is drawn up to seven from the deck first
+        st.apply(0)
+    choose(st, *orders)
+    while st.phase == "reinforce":
+        choose(st, "No reinforcement")
+    unconditional = sum(e["amount"] for e in card.get("effects") or []
+                        if e["kind"] == "extra-dice" and "vs-class" not in e and "min-matching" not in e)
+    assert st.activated[seat][0] and not st.activated[1 - seat][0]
+    assert st.dice[seat][0] == card["attack"]["dice"] + unconditional
+    assert st.queue[0][3] == ("normal", "poisoned", "crushing").index(card["attack"]["colour"])
