@@ -182,6 +182,12 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
                 raise ValueError(f"{where}: {st.wounds[uid]} wounds, but {unit.name} has {unit.morale} morale squares")
             if st.poison[uid] not in (0, 1):
                 raise ValueError(f"{where}: poison is 0 or 1 (a tile carries one poison die at most)")
+            if where.startswith("reinforcements") and (st.wounds[uid] or st.poison[uid]):
+                raise ValueError(f"{where}: a tile in reinforcements carries no dice (regrouped units leave them "
+                                 f"behind)")
+            if where.startswith("b") and st.wounds[uid] >= unit.morale:
+                raise ValueError(f"{where}: {unit.name} has every morale square covered; step 5 would have "
+                                 f"taken it off the battalion")
     st.round = int(setup.get("round", 0))
     st.phase = "army"
     st.start()
