@@ -387,6 +387,7 @@ def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: P
     ({"reinforcements": ["goblin-spearmen"] * 5}, "players.0.reinforcements: 5 tiles; the zone takes 4 at most"),
     ({"reinforcements": ["serpent-spawn"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
     ({"discard": ["serpent-spawn-order"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"army": "venom-coil"}, "players.0: pieces of goblins and serpent-children; an army has one"),
     ({"gone": ["warboss-grukk"]}, "players.0: 2 tiles of warboss-grukk; the box holds 1"),
     ({"gone": ["cave-troll"] * 3}, "players.0: 3 tiles of cave-troll; the box holds 2"),
     ({"hand": ["goblin-catapult-order", "goblin-catapult-order"]},

@@ -117,7 +117,8 @@ def _check_side(model: Model, side: dict, where: str) -> None:
         raise ValueError(f"{where}.fleeing: {len(fleeing)} tiles; the zone has {model.fleeing_spaces} spaces")
     if len(cards) - len(_ids(side, "discard", where)) > model.hand_size:
         raise ValueError(f"{where}.hand: {len(side['hand'])} cards; a hand holds {model.hand_size}")
-    factions = {u.faction for u in units} | {model.units[c.unit].faction for c in cards}
+    factions = {u.faction for u in units} | {model.units[c.unit].faction for c in cards} | (
+        {model.army(side["army"]).faction} if side.get("army") else set())
     if len(factions) > 1:
         raise ValueError(f"{where}: pieces of {' and '.join(sorted(factions))}; an army has one faction")
     for u, n in Counter(u.idx for u in units).items():
