@@ -540,3 +540,15 @@ def test_every_order_card_rolls_the_attack_printed_on_it(card_id: str) -> None:
     assert st.activated[seat][0] and not st.activated[1 - seat][0]
     assert st.dice[seat][0] == card["attack"]["dice"] + unconditional
     assert st.queue[0][3] == ("normal", "poisoned", "crushing").index(card["attack"]["colour"])
+
+
+def test_the_setup_example_in_the_docs_builds_a_table() -> None:
+    """docs/games/dice-battles.md shows a scenario setup with every key: it must describe a table
+    the scenario checks accept, so a designer who copies it starts from something that runs."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "dice-battles.md").read_text(encoding="utf-8")
+    start = doc.index("```yaml\nsetup:\n") + len("```yaml\n")
+    example = YAML(typ="safe").load(doc[start:doc.index("```", start)])
+    scenario = {"name": "docs example", "game": "dice-battles", **example,
+                "steps": [{"auto": True}, {"expect": {"players.0.reinforcements": ["goblin-mob"],
+                                                      "players.0.heroes_lost": 1, "round": 1}}]}
+    assert run_scenario(scenario, content(), SPEC, model()) == []
