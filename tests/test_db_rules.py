@@ -478,12 +478,11 @@ def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
     ({"custom_share": 2}, "custom_share: 2 is not a probability from 0 to 1"),
     ({"max_rounds": 0}, "max_rounds: 0 is not a whole number of rounds, 1 or more"),
     ({"max_rounds": True}, "max_rounds: True is not a whole number of rounds, 1 or more"),
-    ({"rounds": 5}, "unknown options: rounds"),
 ])
 def test_options_no_game_can_be_played_with_are_refused_before_play(tmp_path: Path, options, message: str) -> None:
-    """A game log (or scenario) carrying options Dice Battles cannot play - an unknown faction or
-    army, a share that is no probability, a round limit below one, an option it does not have -
-    is a usage error (exit 2) naming the option, not a game quietly played with defaults."""
+    """A game log (or scenario) carrying option values Dice Battles cannot play - an unknown
+    faction or army, a share that is no probability, a round limit below one - is a usage error
+    (exit 2) naming the option, not a game quietly played with defaults."""
     log = tmp_path / "hostile.json"
     log.write_text(json.dumps({"game": "dice-battles", "players": 2, "actions": [], "options": options}))
     run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(log)], capture_output=True, text=True,

@@ -45,17 +45,12 @@ _ALL = _TILES | _CARDS | _MARKS
 _POISONED = COLOURS.index("poisoned")
 
 
-_OPTION_KEYS = ("armies", "factions", "custom_share", "max_rounds")
-
-
 def check_options(model: Model, options: dict) -> None:
-    """Refuse options no game can be played with (they come from scenario files and game logs),
-    naming the option: a ValueError here is reported before anything is played."""
+    """Refuse values of this game's options that no game can be played with (they come from
+    scenario files and game logs), naming the option: a ValueError here is reported before
+    anything is played. Options of other games are ignored, since tools pass one set to every game."""
     if options.get("variants"):
         raise ValueError(f"Dice Battles has no variants (given: {', '.join(map(str, options['variants']))})")
-    unknown = sorted(str(k) for k in options if k not in _OPTION_KEYS and k != "variants")
-    if unknown:
-        raise ValueError(f"unknown options: {', '.join(unknown)} (Dice Battles takes {', '.join(_OPTION_KEYS)})")
     armies = options.get("armies")
     if armies is not None:
         if not isinstance(armies, (list, tuple)) or len(armies) > 2:
