@@ -417,7 +417,9 @@ def test_a_scenario_cannot_describe_a_table_no_game_reaches(tmp_path: Path, side
 
 
 @pytest.mark.parametrize("setup, message", [
-    ({"round": "abc"}, "round: 'abc' is not a whole number 0 or more"),
+    ({"round": "abc"}, "round: 'abc' is not a whole number from 0 to 79"),
+    ({"round": 80}, "round: 80 is not a whole number from 0 to 79"),
+    ({"round": 5, "options": {"max_rounds": 5}}, "round: 5 is not a whole number from 0 to 4"),
     ({"options": {"max_rounds": -1}}, "max_rounds: -1 is not a whole number of rounds, 1 or more"),
     ({"options": [1]}, "options: a mapping"),
     ({"turn": 3}, "unknown setup keys: turn"),

@@ -68,11 +68,13 @@ def _check_setup(model: Model, setup: dict) -> None:
     if unknown:
         raise ValueError(f"unknown setup keys: {', '.join(sorted(map(str, unknown)))} "
                          f"(a setup has {', '.join(sorted(_SETUP_KEYS))})")
-    if "round" in setup:
-        _whole(setup["round"], "round", 0)
     options = setup.get("options") or {}
     if not isinstance(options, dict):
         raise ValueError("options: a mapping")
+    if "round" in setup:
+        limit = options.get("max_rounds", model.round_limit)
+        limit = limit if isinstance(limit, int) and not isinstance(limit, bool) else model.round_limit
+        _whole(setup["round"], "round", 0, limit - 1)
     sides = setup.get("players")
     if sides is None:
         return
