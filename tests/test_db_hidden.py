@@ -340,3 +340,18 @@ def test_how_many_draws_the_other_seat_makes_does_not_tell_which_cards_its_deck_
         assert st.phase == "orders" and len(st.hand[1]) == 7
         views.append((st.visible_actions(0), st.observation(0)))
     assert views[0] == views[1]
+
+
+def test_replay_as_a_seat_never_names_the_cards_the_other_seat_draws_or_lays() -> None:
+    """`hordekit replay --as 1` on a recorded game: player 2's draws show as bare chance steps and its
+    face-down orders and reinforcements as "(secret)"; they are named only at the reveal."""
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", "tests/golden/db-heuristic-predefined.json",
+                          "--as", "1"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    draws = [ln for ln in lines if "'Player 2 draws an order card'" in ln]
+    secret = [ln for ln in lines if ln.startswith("step") and ": player 2, 'Player 2:" in ln]
+    assert draws and all(ln.endswith("'Player 2 draws an order card'") for ln in draws)
+    assert secret and all(ln.endswith(": (secret)") for ln in secret)
+    assert any(ln.startswith("  revealed: ") for ln in lines)
