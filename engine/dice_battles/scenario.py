@@ -85,6 +85,7 @@ def _check_setup(model: Model, setup: dict) -> None:
 
 
 def _check_side(model: Model, side: dict, where: str) -> None:
+    """One side of the table: its keys and the shape of their values, then its pieces and marks."""
     unknown = set(side) - _SIDE_KEYS
     if unknown:
         raise ValueError(f"{where}: unknown keys: {', '.join(sorted(map(str, unknown)))} "
@@ -97,30 +98,40 @@ def _check_side(model: Model, side: dict, where: str) -> None:
                          f"({', '.join(SPACES)}) to unit ids")
     if side.get("army") is not None and not isinstance(side["army"], str):
         raise ValueError(f"{where}.army: an army id")
+    _check_pieces(model, side, where)
+    if "heroes_lost" in side:
+        _whole(side["heroes_lost"], f"{where}.heroes_lost", 0, 3)
+    _check_marks(side.get("marks") or {}, where)
+
+
+def _check_pieces(model: Model, side: dict, where: str) -> None:
+    """The side's tiles and cards: zones no fuller than the mat allows, one faction, no more copies
+    than the box holds (an army is built from one box)."""
+    army = model.army(side["army"]) if side.get("army") else None
+    bats = side.get("battalions")
     tiles = [u for b in bats or [] for u in b.values() if u]
-    if bats is None and side.get("army"):
-        army = model.army(side["army"])
+    if bats is None and army is not None:
         tiles += [model.units[u].id for b in army.battalions for u in b if u >= 0]
     reinf = _ids(side, "reinforcements", where)
-    if "reinforcements" not in side and side.get("army"):
-        reinf = [model.units[u].id for u in model.army(side["army"]).reinforcements]
+    if "reinforcements" not in side and army is not None:
+        reinf = [model.units[u].id for u in army.reinforcements]
     fleeing = _ids(side, "fleeing", where)
     for zone, ids in (("reinforcements", reinf), ("fleeing", fleeing)):
         for u in ids:
             if model.unit(u).level == HERO_LEVEL:
                 raise ValueError(f"{zone}: the hero '{u}' cannot be there (a defeated hero leaves the game)")
-    tiles += reinf + fleeing + _ids(side, "gone", where)
-    units = [model.unit(u) for u in tiles]
-    cards = [model.card(c) for c in _ids(side, "hand", where) + _ids(side, "discard", where)]
+    units = [model.unit(u) for u in tiles + reinf + fleeing + _ids(side, "gone", where)]
+    hand = [model.card(c) for c in _ids(side, "hand", where)]
+    cards = hand + [model.card(c) for c in _ids(side, "discard", where)]
     if len(reinf) > model.setup_reinforcements_max:
         raise ValueError(f"{where}.reinforcements: {len(reinf)} tiles; the zone takes "
                          f"{model.setup_reinforcements_max} at most (set-up)")
     if len(fleeing) > model.fleeing_spaces:
         raise ValueError(f"{where}.fleeing: {len(fleeing)} tiles; the zone has {model.fleeing_spaces} spaces")
-    if len(cards) - len(_ids(side, "discard", where)) > model.hand_size:
-        raise ValueError(f"{where}.hand: {len(side['hand'])} cards; a hand holds {model.hand_size}")
+    if len(hand) > model.hand_size:
+        raise ValueError(f"{where}.hand: {len(hand)} cards; a hand holds {model.hand_size}")
     factions = {u.faction for u in units} | {model.units[c.unit].faction for c in cards} | (
-        {model.army(side["army"]).faction} if side.get("army") else set())
+        {army.faction} if army is not None else set())
     if len(factions) > 1:
         raise ValueError(f"{where}: pieces of {' and '.join(sorted(factions))}; an army has one faction")
     for u, n in Counter(u.idx for u in units).items():
@@ -130,9 +141,10 @@ def _check_side(model: Model, side: dict, where: str) -> None:
         if n > model.cards[c].quantity:
             raise ValueError(f"{where}: {n} cards {model.cards[c].id} in hand and discard; the box holds "
                              f"{model.cards[c].quantity}")
-    if "heroes_lost" in side:
-        _whole(side["heroes_lost"], f"{where}.heroes_lost", 0, 3)
-    marks = side.get("marks") or {}
+
+
+def _check_marks(marks: Any, where: str) -> None:
+    """Marks: place -> {wounds, poison}, whole numbers (their limits need the table: `scenario_state`)."""
     if not isinstance(marks, dict) or not all(isinstance(m, dict) for m in marks.values()):
         raise ValueError(f"{where}.marks: a mapping of places (b1-fl, fleeing-1 ...) to {{wounds, poison}}")
     for place, m in marks.items():
