@@ -317,3 +317,41 @@ def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one
             decisions += 1
             st.apply(pick)
     assert decisions > 3000 and differed > decisions // 2, "the redaction hid something at most decisions"
+
+
+def test_how_many_draws_the_other_seat_makes_does_not_tell_which_cards_its_deck_holds() -> None:
+    """Step 6 draws back to seven. Two tables seat 0 cannot tell apart: seat 1 holds the same nine
+    cards, once with both Venom Spitters orders left in its deck, once with a Spit Venom and a
+    Coiling Strike there. Seat 1 plays the same two cards and draws two; seat 0's view of the game
+    (observation and action log) must be the same at the next round, whichever cards lay in the deck."""
+    tiles = {"fl": "serpent-spawn", "fc": "scale-guard", "fr": "serpent-spawn", "rl": "venom-spitters",
+             "rr": "venom-spitters", "hero": "serpent-queen"}
+    kept = ["scale-guard-order", "serpent-queen-order", "venom-lord-order", "swamp-striders-order",
+            "serpent-spawn-order", "serpent-spawn-order"]
+    views = []
+    for last in ("serpent-spawn-order", "venom-spitters-order"):
+        st = scenario_state(table(p1={"battalions": [tiles, {"fl": "serpent-spawn", "hero": "venom-lord"}],
+                                      "hand": kept + [last]}))
+        assert st.deck_size[1] == 2
+        choose(st, "Wolf Charge", "Troll Smash", "No order", "No regrouping order",
+               "Marsh Charge", "Scaled Ranks", "No order", "No regrouping order")
+        while st.decision().player == -1:   # nobody rolls; the draws: the first card each time
+            st.apply(0)
+        assert st.phase == "orders" and len(st.hand[1]) == 7
+        views.append((st.visible_actions(0), st.observation(0)))
+    assert views[0] == views[1]
+
+
+def test_replay_as_a_seat_never_names_the_cards_the_other_seat_draws_or_lays() -> None:
+    """`hordekit replay --as 1` on a recorded game: player 2's draws show as bare chance steps and its
+    face-down orders and reinforcements as "(secret)"; they are named only at the reveal."""
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", "tests/golden/db-heuristic-predefined.json",
+                          "--as", "1"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    draws = [ln for ln in lines if "'Player 2 draws an order card'" in ln]
+    secret = [ln for ln in lines if ln.startswith("step") and ": player 2, 'Player 2:" in ln]
+    assert draws and all(ln.endswith("'Player 2 draws an order card'") for ln in draws)
+    assert secret and all(ln.endswith(": (secret)") for ln in secret)
+    assert any(ln.startswith("  revealed: ") for ln in lines)

@@ -2,6 +2,7 @@
 a look inside the state (draws, reshuffles, invariants, clones, armies)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -381,10 +382,58 @@ def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: P
     _assert_scenario_refused(tmp_path, side, message)
 
 
-def _assert_scenario_refused(tmp_path: Path, side: dict, message: str) -> None:
+@pytest.mark.parametrize("side, message", [
+    ({"fleeing": ["goblin-spearmen"] * 4}, "players.0.fleeing: 4 tiles; the zone has 3 spaces"),
+    ({"reinforcements": ["goblin-spearmen"] * 5}, "players.0.reinforcements: 5 tiles; the zone takes 4 at most"),
+    ({"reinforcements": ["serpent-spawn"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"discard": ["serpent-spawn-order"]}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"army": "venom-coil"}, "players.0: pieces of goblins and serpent-children; an army has one"),
+    ({"gone": ["warboss-grukk"]}, "players.0: 2 tiles of warboss-grukk; the box holds 1"),
+    ({"gone": ["cave-troll"] * 3}, "players.0: 3 tiles of cave-troll; the box holds 2"),
+    ({"hand": ["goblin-catapult-order", "goblin-catapult-order"]},
+     "players.0: 2 cards goblin-catapult-order in hand and discard; the box holds 1"),
+    ({"hand": ["goblin-spearmen-order"] * 8}, "players.0.hand: 8 cards; a hand holds 7"),
+    ({"heroes_lost": 7}, "players.0.heroes_lost: 7 is not a whole number from 0 to 3"),
+    ({"heroes_lost": "two"}, "players.0.heroes_lost: 'two' is not a whole number from 0 to 3"),
+    ({"heroes_lost": 0}, "players.0.heroes_lost: 0, but 1 hero spaces are empty"),
+    ({"battalions": [{"fl": "goblin-spearmen", "hero": "warboss-grukk"}]},
+     "players.0: 2 heroes lost; the game ends when a player loses the second"),
+    ({"marks": {"b1-fl": {"wounds": "abc"}}}, "b1-fl: wounds: 'abc' is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"wounds": -1}}}, "b1-fl: wounds: -1 is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"poison": True}}}, "b1-fl: poison: True is not a whole number 0 or more"),
+    ({"marks": {"b1-fl": {"excess": 5}}}, "players.0.marks.b1-fl: unknown keys: excess"),
+    ({"marks": {"b1-fl": {"wounds": 2}}}, "b1-fl: Goblin Spearmen has every morale square covered; step 5 would"),
+    ({"reinforcements": ["goblin-mob"], "marks": {"reinforcements-1": {"poison": 1}}},
+     "reinforcements-1: a tile in reinforcements carries no dice"),
+    ({"marks": [1, 2]}, "players.0.marks: a mapping of places"),
+    ({"discard": 5}, "players.0.discard: a list of ids"),
+    ({"colour": "red"}, "players.0: unknown keys: colour"),
+])
+def test_a_scenario_cannot_describe_a_table_no_game_reaches(tmp_path: Path, side, message: str) -> None:
+    """Hostile or careless setup values are refused with a message naming the key, never played: zones
+    hold no more tiles than their spaces, an army is of one faction and no bigger than the box, a hand
+    holds seven cards, heroes lost agree with the battalions that lost them, marks are whole numbers."""
+    _assert_scenario_refused(tmp_path, side, message)
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"round": "abc"}, "round: 'abc' is not a whole number from 0 to 79"),
+    ({"round": 80}, "round: 80 is not a whole number from 0 to 79"),
+    ({"round": 5, "options": {"max_rounds": 5}}, "round: 5 is not a whole number from 0 to 4"),
+    ({"options": {"max_rounds": -1}}, "max_rounds: -1 is not a whole number of rounds, 1 or more"),
+    ({"options": [1]}, "options: a mapping"),
+    ({"turn": 3}, "unknown setup keys: turn"),
+])
+def test_a_scenario_setup_refuses_unknown_keys_and_values_that_are_no_numbers(tmp_path: Path, setup,
+                                                                              message: str) -> None:
+    _assert_scenario_refused(tmp_path, {}, message, setup)
+
+
+def _assert_scenario_refused(tmp_path: Path, side: dict, message: str, setup: dict | None = None) -> None:
     """Run a rulebook scenario with seat 0's setup changed through the CLI; it must fail with `message`."""
     data = load_yaml(SCENARIOS / "three-wounds-with-poison-flee.yaml")
     data["setup"]["players"][0].update(side)
+    data["setup"].update(setup or {})
     path = tmp_path / "broken-marks.yaml"
     with path.open("w", encoding="utf-8") as fh:
         YAML(typ="safe", pure=True).dump(data, fh)
@@ -421,3 +470,86 @@ def test_two_cards_that_cancel_powers_cancel_each_other() -> None:
                     "Lord of Fangs", "Petrifying Gaze", "No order", "No regrouping order"]},
         {"expect": {"players.1.dice": [4, 0, 0], "players.0.dice": [3, 2, 0]}}]}
     assert run_scenario(one_sided, data, SPEC, m) == []
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"armies": ["custom:elves"]}, "armies: 'custom:elves' for player 1 is no army id"),
+    ({"armies": "goblin-warband"}, "armies: a list of at most two entries"),
+    ({"factions": ["elves"]}, "factions: a list of one or more of goblins, serpent-children"),
+    ({"factions": []}, "factions: a list of one or more of goblins, serpent-children"),
+    ({"custom_share": 2}, "custom_share: 2 is not a probability from 0 to 1"),
+    ({"max_rounds": 0}, "max_rounds: 0 is not a whole number of rounds, 1 or more"),
+    ({"max_rounds": True}, "max_rounds: True is not a whole number of rounds, 1 or more"),
+])
+def test_options_no_game_can_be_played_with_are_refused_before_play(tmp_path: Path, options, message: str) -> None:
+    """A game log (or scenario) carrying option values Dice Battles cannot play - an unknown
+    faction or army, a share that is no probability, a round limit below one - is a usage error
+    (exit 2) naming the option, not a game quietly played with defaults."""
+    log = tmp_path / "hostile.json"
+    log.write_text(json.dumps({"game": "dice-battles", "players": 2, "actions": [], "options": options}))
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(log)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2 and message in run.stderr + run.stdout, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_smoke_refuses_a_variant_dice_battles_does_not_have() -> None:
+    run = subprocess.run([sys.executable, "-m", "toolkit", "smoke", "dice-battles", "-n", "1", "--variant", "foo"],
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2 and "Dice Battles has no variants (given: foo)" in run.stderr, run.stderr
+
+
+def _card_ids() -> list[str]:
+    """Every order card but those with Goblins Frenzy, which counts units (it has scenarios of its own)."""
+    return [c["id"] for c in content()["order-card"]
+            if not any(e["kind"] == "dice-per-unit" for e in c.get("effects") or [])]
+
+
+@pytest.mark.parametrize("card_id", _card_ids())
+def test_every_order_card_rolls_the_attack_printed_on_it(card_id: str) -> None:
+    """Step 3, for every order card of both factions: activated by its own tile standing alone in
+    the battalion (a hero on the hero space), it places the number of dice its attack shows, in
+    its colour; an offensive power whose condition cannot hold (the opposing card is not activated)
+    adds nothing."""
+    cards = {c["id"]: c for c in content()["order-card"]}
+    units = {u["id"]: u for u in content()["unit"]}
+    card = cards[card_id]
+    unit = units[card["unit"]]
+    faction = unit["faction"]
+    heroes = [u["id"] for u in units.values() if u["faction"] == faction and u["level"] == "hero"]
+    b1 = {"hero": unit["id"]} if unit["level"] == "hero" else {unit["positions"][0]: unit["id"], "hero": heroes[0]}
+    b2 = {"hero": next(h for h in heroes if h != b1["hero"])}
+    on_mat = {unit["id"], b1["hero"], b2["hero"]}
+    fillers = [c["id"] for c in cards.values() if units[c["unit"]]["faction"] == faction
+               and c["unit"] not in on_mat][:2]
+    side = {"battalions": [b1, b2], "hand": [card_id] + fillers}
+    goblins = faction == "goblins"
+    setup = table(p0=side) if goblins else table(p1=side)
+    quiet = ["Wolf Charge", "Troll Smash"] if not goblins else ["Marsh Charge", "Petrifying Gaze"]
+    own = [card["name"], cards[fillers[0]]["name"]]
+    seat = 0 if goblins else 1
+    orders = (own if goblins else quiet) + ["No order", "No regrouping order"] + \
+        (quiet if goblins else own) + ["No order", "No regrouping order"]
+    st = scenario_state(setup)
+    while st.decision().player == -1:   # the hand is drawn up to seven from the deck first
+        st.apply(0)
+    choose(st, *orders)
+    while st.phase == "reinforce":
+        choose(st, "No reinforcement")
+    unconditional = sum(e["amount"] for e in card.get("effects") or []
+                        if e["kind"] == "extra-dice" and "vs-class" not in e and "min-matching" not in e)
+    assert st.activated[seat][0] and not st.activated[1 - seat][0]
+    assert st.dice[seat][0] == card["attack"]["dice"] + unconditional
+    assert st.queue[0][3] == ("normal", "poisoned", "crushing").index(card["attack"]["colour"])
+
+
+def test_the_setup_example_in_the_docs_builds_a_table() -> None:
+    """docs/games/dice-battles.md shows a scenario setup with every key: it must describe a table
+    the scenario checks accept, so a designer who copies it starts from something that runs."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "dice-battles.md").read_text(encoding="utf-8")
+    start = doc.index("```yaml\nsetup:\n") + len("```yaml\n")
+    example = YAML(typ="safe").load(doc[start:doc.index("```", start)])
+    scenario = {"name": "docs example", "game": "dice-battles", **example,
+                "steps": [{"auto": True}, {"expect": {"players.0.reinforcements": ["goblin-mob"],
+                                                      "players.0.heroes_lost": 1, "round": 1}}]}
+    assert run_scenario(scenario, content(), SPEC, model()) == []

@@ -32,7 +32,8 @@ def _extra_dice(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: 
 
 
 def _dice_per_unit(st: "DBState", seat: int, b: int, card: Card, eff: Effect, opp: Card | None) -> int:
-    """Goblins Frenzy (v2.0): one die per unit of the folks named, in the zones named."""
+    """Goblins Frenzy (v2.0): one die per unit of the folks named, in the zones named, leaving out
+    the units named (archers) and those whose card has a class named."""
     units, cards = st.model.units, st.model.cards
     uids: list[int] = []
     if "battalion" in eff.zones:
@@ -44,7 +45,7 @@ def _dice_per_unit(st: "DBState", seat: int, b: int, card: Card, eff: Effect, op
     n = 0
     for uid in uids:
         u = units[st.utype[uid]]
-        if u.folk in eff.folk and cards[u.card].cls not in eff.except_class:
+        if u.folk in eff.folk and cards[u.card].cls not in eff.except_class and u.id not in eff.except_units:
             n += 1
     return n
 

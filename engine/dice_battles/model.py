@@ -28,6 +28,7 @@ class Effect:
     min_matching: int = 0
     folk: frozenset[str] = frozenset()
     except_class: frozenset[str] = frozenset()
+    except_units: frozenset[str] = frozenset()   # unit ids
     zones: frozenset[str] = frozenset()
     classes: frozenset[str] = frozenset()
 
@@ -138,6 +139,7 @@ def effect_from(data: dict[str, Any]) -> Effect:
     return Effect(kind=str(data["kind"]), name=str(data.get("name", "")), amount=int(data.get("amount", 0)),
                   vs_class=frozenset(data.get("vs-class", ())), min_matching=int(data.get("min-matching", 0)),
                   folk=frozenset(data.get("folk", ())), except_class=frozenset(data.get("except-class", ())),
+                  except_units=frozenset(data.get("except-units", ())),
                   zones=frozenset(data.get("zones", ())), classes=frozenset(data.get("classes", ())))
 
 

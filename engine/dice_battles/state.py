@@ -45,6 +45,33 @@ _ALL = _TILES | _CARDS | _MARKS
 _POISONED = COLOURS.index("poisoned")
 
 
+def check_options(model: Model, options: dict) -> None:
+    """Refuse values of this game's options that no game can be played with (they come from
+    scenario files and game logs), naming the option: a ValueError here is reported before
+    anything is played. Options of other games are ignored, since tools pass one set to every game."""
+    if options.get("variants"):
+        raise ValueError(f"Dice Battles has no variants (given: {', '.join(map(str, options['variants']))})")
+    armies = options.get("armies")
+    if armies is not None:
+        if not isinstance(armies, (list, tuple)) or len(armies) > 2:
+            raise ValueError("armies: a list of at most two entries, one per seat")
+        allowed = {"", "random", "custom"} | {f"custom:{f}" for f in model.factions} | {a.id for a in model.armies}
+        for seat, a in enumerate(armies):
+            if a is not None and (not isinstance(a, str) or a not in allowed):
+                raise ValueError(f"armies: {a!r} for player {seat + 1} is no army id, 'random', 'custom' or "
+                                 f"'custom:<faction>' (factions: {', '.join(model.factions)})")
+    factions = options.get("factions")
+    if factions is not None and (not isinstance(factions, (list, tuple)) or not factions
+                                 or not all(f in model.factions for f in factions)):
+        raise ValueError(f"factions: a list of one or more of {', '.join(model.factions)}")
+    share = options.get("custom_share")
+    if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1):
+        raise ValueError(f"custom_share: {share!r} is not a probability from 0 to 1")
+    rounds = options.get("max_rounds")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+        raise ValueError(f"max_rounds: {rounds!r} is not a whole number of rounds, 1 or more")
+
+
 def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
     """A choice the other seat must not see until the reveal; its n labels are built only when
     read (bots read `DBState.moves`)."""
@@ -60,6 +87,8 @@ class DBState:
         self.tables = _tables(model)
         self.n = 2
         self.options = dict(options or {})
+        if self.options:
+            check_options(model, self.options)
         self.actions: list[int] = []
         # The action log as each seat sees it (the other seat's draws and unrevealed secret choices
         # read 0), kept step by step so that redacting for a bot is a swap; None in a redacted state.
@@ -315,9 +344,8 @@ class DBState:
                 self._audit |= _CARDS_OF[p]
             deck = self.deck[p]
             idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
-            if len(idx) == 1:
-                self._draw(p, idx[0])
-                continue
+            # Every draw is a chance decision, even from a deck of one kind of card: a draw made
+            # without one would tell the other seat (counting the steps of the log) what that deck holds.
             cards = m.cards
             self._ask("draw", Decision(CHANCE, _DRAW_PROMPTS[p], n=len(idx),
                                        labels=lambda: [cards[i].name for i in idx],
