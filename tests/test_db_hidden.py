@@ -33,9 +33,39 @@ def test_observation_hides_the_other_hand_and_face_down_orders() -> None:
         d = st.decision()
         st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
     seen = st.observation(1)["players"][0]
-    assert seen["hand"] == 5 and seen["orders"] == ["face-down", "face-down", -1, -1]
+    assert seen["hand"] == 5 and seen["orders"] == ["face-down", "face-down", "unknown", "unknown"]
     mine = st.observation(0)["players"][0]
-    assert isinstance(mine["hand"], list) and mine["orders"][0] >= 0
+    assert isinstance(mine["hand"], list) and mine["orders"][0] >= 0 and mine["orders"][2:] == [-1, -1]
+
+
+def _orders_of_seat_0(optional: str) -> object:
+    """Seat 0's orders laid: the two mandatory ones, then `optional` on its optional battalion."""
+    st = scenario_state(table())
+    for label in ("Wolf Charge", "Troll Smash", optional, "No regrouping order"):
+        d = st.decision()
+        st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
+    return st
+
+
+def test_orders_are_laid_at_the_same_time_so_seat_1_cannot_tell_whether_seat_0_used_an_optional_space() -> None:
+    skipped = _orders_of_seat_0("No order")
+    d = skipped.decision()
+    assert d.player == 1  # seat 1 now lays its orders, after seat 0 in the engine's order
+    used = scenario_state(table())
+    for label in ("Wolf Charge", "Troll Smash"):
+        dd = used.decision()
+        used.apply(next(i for i, o in enumerate(dd.options) if o.startswith(label)))
+    dd = used.decision()
+    used.apply(next(i for i, o in enumerate(dd.options) if not o.startswith("No ")))  # a card on the optional space
+    used.apply(next(i for i, o in enumerate(used.decision().options) if o.startswith("No regrouping order")))
+    assert used.orders[0][2] >= 0 and skipped.orders[0][2] < 0 and used.decision().player == 1
+    assert used.observation(1) == skipped.observation(1)
+    ta, tb = used.redact(1), skipped.redact(1)
+    assert (used.hand[0], used.deck[0], used.orders[0]) == (skipped.hand[0], skipped.deck[0], skipped.orders[0])
+    assert used.decision().options == skipped.decision().options
+    used.restore(ta)
+    skipped.restore(tb)
+    assert used.orders[0][2] >= 0  # restored exactly; revealed with the others once both seats are done
 
 
 def test_redact_makes_states_that_differ_only_in_hidden_cards_identical() -> None:

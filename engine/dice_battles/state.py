@@ -930,15 +930,18 @@ class DBState:
         sides = []
         for p in (0, 1):
             mine = p == seat
+            unknown = () if mine else self.optional_slots(p)
+            held = len(self.hand[p]) + sum(1 for i in unknown if self.orders[p][i] >= 0)
             sides.append({
                 "battalions": [[tile(uid) for uid in bat] for bat in self.board[p]],
                 "reinforcements": [tile(uid) for uid in self.reinf[p]],
                 "fleeing": [tile(uid) for uid in self.fleeing[p]],
                 "gone": sorted(m.units[self.utype[uid]].id for uid in self.gone[p]),
                 "discard": [c for c, k in enumerate(self.discard[p]) for _ in range(k)],
-                "hand": list(self.hand[p]) if mine else len(self.hand[p]),
+                "hand": list(self.hand[p]) if mine else held,
                 "deck": self.deck_size[p] if not mine else [c for c, k in enumerate(self.deck[p]) for _ in range(k)],
-                "orders": [c if (mine or revealed or c < 0) else "face-down" for c in self.orders[p]],
+                "orders": ["unknown" if i in unknown else c if (mine or revealed or c < 0) else "face-down"
+                           for i, c in enumerate(self.orders[p])],
                 "heroes_lost": self.heroes_lost[p],
                 "army": self.sheet_ids[p], "faction": self.factions[p],
             })
@@ -946,6 +949,16 @@ class DBState:
                 sides[-1]["reinforcing"] = [list(x) for x in self.pend[p]]
         return {"seat": seat, "round": self.round, "phase": self.phase, "players": sides,
                 "dice": [list(d) for d in self.dice], "actions": self.visible_actions(seat)}
+
+    def optional_slots(self, p: int) -> tuple[int, ...]:
+        """Order spaces of seat p where the other seat cannot yet tell whether p laid a card: while
+        orders are placed, the optional ones (the regrouping orders, and battalions where a hero
+        has fallen). Both players place at the same time, so neither may learn, before both are
+        done, whether the other used an optional space; the engine asks seat 0 first, and without
+        this seat 1 would see it. Mandatory spaces hold a card whenever the hand is not empty."""
+        if self.phase != "orders":
+            return ()
+        return tuple(s for s in range(len(self.orders[p])) if s == REGROUP_SLOT or self.status(p, s) != "active")
 
     def visible_actions(self, seat: int) -> list[int]:
         """The action log with the other seat's unrevealed secret choices blanked."""
@@ -981,8 +994,10 @@ class DBState:
         of its inputs and reused while they compare equal (the caller copies it)."""
         hand, deck, orders = self.hand[o], self.deck[o], self.orders[o]
         secret = self.phase in ("orders", "reinforce")
+        unknown = self.optional_slots(o)
         kept = self._kept_stand_ins[o]
-        if kept is not None and kept[0] == secret and kept[1] == hand and kept[2] == deck and kept[3] == orders:
+        if (kept is not None and kept[0] == (secret, unknown) and kept[1] == hand and kept[2] == deck
+                and kept[3] == orders):
             return kept[4]
         pool = list(deck)                         # counts per card of everything the other seat cannot tell apart
         for c in hand:
@@ -990,12 +1005,16 @@ class DBState:
         placed = [i for i, c in enumerate(orders) if c >= 0] if secret else []
         for i in placed:
             pool[orders[i]] += 1
-        lowest = _take_lowest(pool, len(hand) + len(placed))
         stand_in = list(orders)
+        for i in unknown:                         # whether these hold a card is not known: shown empty,
+            stand_in[i] = -1                      # their cards counted in the hand
+        placed = [i for i in placed if i not in unknown]
+        held = len(hand) + sum(1 for i in unknown if orders[i] >= 0)
+        lowest = _take_lowest(pool, held + len(placed))
         for k, i in enumerate(placed):
-            stand_in[i] = lowest[len(hand) + k]
-        result = (lowest[:len(hand)], pool, stand_in)
-        kept = (secret, list(hand), list(deck), list(orders), result)
+            stand_in[i] = lowest[held + k]
+        result = (lowest[:held], pool, stand_in)
+        kept = ((secret, unknown), list(hand), list(deck), list(orders), result)
         self._kept_stand_ins = (kept, self._kept_stand_ins[1]) if o == 0 else (self._kept_stand_ins[0], kept)
         return result
 
@@ -1010,7 +1029,10 @@ class DBState:
         hidden_orders = self.phase in ("orders", "reinforce")
         pool = self._hidden_pool(o)
         rng.shuffle(pool)
-        hand_n = len(self.hand[o])
+        unknown = self.optional_slots(o)
+        hand_n = len(self.hand[o]) + sum(1 for i in unknown if self.orders[o][i] >= 0)
+        for i in unknown:   # whether o used these is not known: a world where it did not
+            self.orders[o][i] = -1
         self.hand[o] = sorted(pool[:hand_n])
         k = hand_n
         if hidden_orders:
