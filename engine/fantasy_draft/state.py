@@ -501,14 +501,12 @@ class FDState:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
         flag = self.model.flag
         board = self.board
-        alive = [False, False]
-        for s in (0, 1):
-            for h in self.hexes[s]:
-                if board[h][T_UNIT] != flag:  # type: ignore[index]
-                    alive[s] = True
-                    break
-        if alive[0] and alive[1]:
+        # a seat has units when it has two tokens (one is the flag at most) or one that is not the flag
+        h0, h1 = self.hexes
+        if ((len(h0) > 1 or h0 and board[h0[0]][T_UNIT] != flag)  # type: ignore[index]
+                and (len(h1) > 1 or h1 and board[h1[0]][T_UNIT] != flag)):  # type: ignore[index]
             return False
+        alive = [len(where) > 1 or bool(where) and board[where[0]][T_UNIT] != flag for where in self.hexes]  # type: ignore[index]
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
