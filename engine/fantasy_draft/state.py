@@ -258,16 +258,20 @@ class FDState:
             self._left(ta[T_OWN], a, b)
         if tb is not None:
             self._left(tb[T_OWN], b, a)
-        self._moved(a)
-        self._moved(b)
+        owners = {t[T_OWN] for t in (ta, tb) if t is not None}
+        owner = owners.pop() if len(owners) == 1 else -1  # tokens of both seats changed places
+        self._moved(a, owner)
+        self._moved(b, owner)
 
     def relocate(self, a: int, b: int) -> None:
         t = self.board[a]
         self.board[b], self.board[a] = t, None
+        owner = -1
         if t is not None:
-            self._left(t[T_OWN], a, b)
-        self._moved(a)
-        self._moved(b)
+            owner = t[T_OWN]
+            self._left(owner, a, b)
+        self._moved(a, owner)
+        self._moved(b, owner)
 
     def _left(self, seat: int, a: int, b: int) -> None:
         """`seat`'s token went from hex a to hex b (-1: off the board) in `hexes`."""
@@ -276,9 +280,10 @@ class FDState:
         if b >= 0:
             insort(where, b)
 
-    def _moved(self, h: int) -> None:
-        """A token arrived at or left hex h: the tokens whose options can involve h list them
-        again when next asked (see `play_moves`)."""
+    def _moved(self, h: int, owner: int = -1) -> None:
+        """A token of seat `owner` (-1: either) arrived at or left hex h: the tokens whose
+        options can involve h list them again when next asked (see `play_moves`); for special
+        actions, those that can aim at a token of that seat there (`Model.aim_by`)."""
         steps = self._steps
         if steps:
             m = self.model
@@ -292,9 +297,17 @@ class FDState:
                     del steps[x]
         specials = self._specials
         if specials:
-            near = self.model.board.dist[h]
-            aim = self.model.aim
-            for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+            m = self.model
+            near = m.board.dist[h]
+            aim = m.aim
+            if owner < 0:
+                gone = [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]
+            else:
+                board = self.board
+                by = m.aim_by
+                gone = [x for x, (unit, _) in specials.items() if near[x] <= aim[unit] and (
+                        (t := board[x]) is None or near[x] <= by[unit][t[T_OWN] != owner])]
+            for x in gone:
                 del specials[x]
 
     def _aimed_at(self, h: int) -> None:
@@ -312,7 +325,7 @@ class FDState:
         placed = [(h, board[h]) for h in self.hexes[seat]]
         for h, _ in placed:
             board[h] = None
-            self._moved(h)
+            self._moved(h, seat)
         self.hexes[seat] = []
         return placed  # type: ignore[return-value]
 
@@ -322,7 +335,7 @@ class FDState:
         for h, t in placed:
             board[h] = t
             self.hexes[t[T_OWN]].append(h)
-            self._moved(h)
+            self._moved(h, t[T_OWN])
         for where in self.hexes:
             where.sort()
 
@@ -353,7 +366,7 @@ class FDState:
         self.board[h] = None
         self.shown[t[T_OWN]] += 1
         self._left(t[T_OWN], h, -1)
-        self._moved(h)
+        self._moved(h, t[T_OWN])
         owner, unit = t[T_OWN], t[T_UNIT]
         self.removed[owner].append(unit)
         self.usage["lost"][unit][owner] += 1
@@ -669,7 +682,7 @@ class FDState:
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
             insort(self.hexes[s], mv[1])
             self.shown[s] += 1
-            self._moved(mv[1])
+            self._moved(mv[1], s)
         elif kind == "move":
             t = self._activate(mv[1])
             self.relocate(mv[1], mv[2])
