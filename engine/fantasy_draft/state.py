@@ -62,6 +62,11 @@ def _ability_facts(ab: Ability) -> tuple[Ability, tuple, bool]:
     return known
 
 
+def _touched(board: list[list[int] | None]) -> list[list[int]]:
+    """The tokens on `board` with a count for the turn that is not 0 (see `FDState._touched`)."""
+    return [t for t in board if t is not None and (t[T_USED] or t[T_BONUS] or t[T_FROZEN] or t[T_EXTRA])]
+
+
 class FDState:
     """A game of Fantasy Draft from the draft to the end (or from a scenario's situation)."""
 
@@ -115,6 +120,9 @@ class FDState:
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
+        self._touched: list[list[int]] = []
+        """The tokens whose counts for the turn (T_USED, T_BONUS, T_FROZEN, T_EXTRA) may not be
+        0, so the turn's end clears those few instead of every token (a token may be listed twice)."""
 
     # ------------------------------------------------------------------ the step API
     def decision(self) -> Decision | None:
@@ -150,6 +158,7 @@ class FDState:
         twin.army = [list(x) for x in self.army]
         twin.to_place = [list(x) for x in self.to_place]
         twin.board = [t[:] if t is not None else None for t in self.board]
+        twin._touched = _touched(twin.board)
         twin.hexes = [list(self.hexes[0]), list(self.hexes[1])]
         twin.removed = [list(x) for x in self.removed]
         twin.power = list(self.power)
@@ -220,6 +229,7 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_BONUS] += amount
+            self._touched.append(t)
             self.shown[t[T_OWN]] += 1
 
     def add_power(self, unit: int, amount: int) -> None:
@@ -233,11 +243,13 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_EXTRA] += amount
+            self._touched.append(t)
 
     def freeze(self, h: int) -> None:
         t = self.board[h]
         if t is not None:
             t[T_FROZEN] = 1
+            self._touched.append(t)
 
     def reveal(self, h: int) -> None:
         """Turn a token face up for good; its secret placement becomes visible in the log."""
@@ -350,6 +362,7 @@ class FDState:
         for h, t in enumerate(self.board):
             if t is not None:
                 self.hexes[t[T_OWN]].append(h)
+        self._touched = _touched(self.board)
 
     def units_changed(self) -> None:
         """The units under some tokens were changed in place (a redaction, its undoing, a
@@ -481,13 +494,15 @@ class FDState:
 
     def _end_turn(self) -> None:
         seat = self.current
-        board = self.board
-        for h in self.hexes[seat]:
-            t = board[h]
-            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
-        for h in self.hexes[1 - seat]:
-            t = board[h]
-            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
+        frozen = []  # the other seat's frozen tokens stay frozen through its next turn
+        for t in self._touched:
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0
+            if t[T_FROZEN]:
+                if t[T_OWN] == seat:
+                    t[T_FROZEN] = 0
+                else:
+                    frozen.append(t)
+        self._touched = frozen
         self.turn += 1
         if self.turn >= self.turn_cap:
             self._end([], "stalemate")
@@ -711,6 +726,7 @@ class FDState:
         assert t is not None
         t[T_USED] += 1
         t[T_MOVED] = 1
+        self._touched.append(t)
         self.actions_left -= 1
         return t
 
