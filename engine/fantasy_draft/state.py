@@ -26,6 +26,10 @@ D10 = tuple(str(i) for i in range(10))
 Labels = Callable[[], list[str]]
 """Builds a decision's option labels; called only when someone reads them (bots read moves)."""
 
+_TAKE: dict[int, str] = {}
+"""The prompt of a play decision per count of actions left (built once: one per decision is a
+string format a step need not pay)."""
+
 _ROLLS: dict[str, Decision] = {}
 """The d10 decision of each ability name: the same every time, so built once."""
 
@@ -520,7 +524,9 @@ class FDState:
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
                 at = len(self.actions) + 1  # tokens turned face up later have a larger T_REV
-                return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
+                left = self.actions_left
+                prompt = _TAKE.get(left) or _TAKE.setdefault(left, f"Take an action ({left} left)")
+                return self._publish(self.current, "play", prompt, moves,
                                      lambda: play_labels(self.model, board, moves, at))
         self._end_turn()
         return False
