@@ -616,6 +616,12 @@ class FDState:
                       for ab in self.model.acting[unit]])
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
+        if ab.target == "self":  # the one target, the hero's own hex, if the checks let it be
+            ctx = Ctx(seat, h, unit, h)
+            for allowed, e in _checks(ab):
+                if not allowed(self, ctx, e):
+                    return ()
+            return (("ability", h, ab.idx, h),)
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
 
     def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
