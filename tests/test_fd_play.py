@@ -155,6 +155,76 @@ def test_the_options_offered_are_those_listed_from_scratch_at_every_step(bot: st
     assert checked > 2000
 
 
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_a_turn_s_end_clears_the_activations_boosts_and_extra_actions_of_every_token(bot: str) -> None:
+    """When a turn ends, no token on the board has acted, is boosted or has extra activations;
+    the tokens of the player whose turn ended are no longer frozen, and a token that player froze
+    stays frozen through its owner's next turn. Checked on every token after every turn of whole
+    games (the rules clear only the tokens the turn touched)."""
+    import random
+
+    from engine.core.driver import make_bots, sample_chance
+    from engine.fantasy_draft.state import T_BONUS, T_EXTRA, T_FROZEN, T_USED
+
+    turns = frozen_kept = 0
+    for i in range(20):
+        seed = derive_seed(23, i)
+        bots, rng = make_bots(SPEC, 2, seed, [bot]), random.Random(seed)
+        st = SPEC.new_state(model(), 2, {})
+        while (d := st.decision()) is not None:
+            turn, seat = st.turn, st.current
+            froze = [st.board[h] for h in st.hexes[1 - seat] if st.board[h][T_FROZEN]] if st.phase == "play" else []
+            st.apply(sample_chance(rng, d) if d.player < 0 else bots[d.player].choose(st, d))
+            if st.turn == turn or st.is_over():
+                continue
+            turns += 1
+            for h in st.hexes[0] + st.hexes[1]:
+                t = st.board[h]
+                assert (t[T_USED], t[T_BONUS], t[T_EXTRA]) == (0, 0, 0), f"game {i}, turn {turn}"
+                assert not (t[T_OWN] == seat and t[T_FROZEN]), f"game {i}, turn {turn}"
+            on_board = {id(st.board[h]) for h in st.hexes[1 - seat]}
+            for t in froze:
+                if id(t) in on_board:
+                    assert t[T_FROZEN], f"game {i}, turn {turn}: a token frozen in this turn thawed"
+                    frozen_kept += 1
+    assert turns > 1000 and frozen_kept > 0
+
+
+def test_targets_aimed_at_enemies_are_kept_while_only_own_tokens_move_and_follow_an_enemy_that_comes() -> None:
+    """A special action aimed at enemies reads only the enemies in its range: own tokens moving
+    next to the hero leave its targets as they were (the same run, not listed again), an enemy
+    coming into range is a new target, and every listing equals one made from scratch."""
+    from test_fd_support import choose, hx, situation
+
+    dist = model().board.dist[hx("d3")]
+    assert (dist[hx("f3")], dist[hx("g3")], dist[hx("h3")]) == (2, 3, 4), "the Ice Witch on d3 aims 3 hexes far"
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "k9": {"unit": "flag", "seat": 1},
+                              "d3": {"unit": "ice-witch", "seat": 0}, "d4": {"unit": "wolf", "seat": 0},
+                              "f3": {"unit": "forkman", "seat": 1}, "h3": {"unit": "wolf", "seat": 1},
+                              "j8": {"unit": "wolf", "seat": 1}}})
+
+    def frost() -> tuple:
+        return next(run for run in st.groups if run[0][0] == "ability")
+
+    def fresh() -> list:
+        twin = st.clone()
+        twin.board_changed()
+        return twin.play_moves(st.current)
+
+    before = frost()
+    assert [mv[3] for mv in before] == [hx("f3")]
+    while st.current == 0:  # the own wolf walks around the Ice Witch for the whole turn
+        choose(st, "Move d4 to d5" if st.unit_at(hx("d4")) >= 0 else "Move d5 to d4")
+        if st.current == 0:
+            assert frost() is before, "only own tokens moved: the targets were kept"
+            assert st.moves == fresh()
+    for label in ("Move h3 to g3", "Move j8 to j7", "Move j7 to j8"):  # the other wolf stays out of range
+        choose(st, label)
+    assert st.current == 0
+    assert sorted(mv[3] for mv in frost()) == sorted([hx("f3"), hx("g3")])
+    assert st.moves == fresh()
+
+
 def test_kept_targets_of_special_actions_follow_the_units_a_resample_or_a_redaction_changes() -> None:
     """Special actions whose targets read the units of nearby tokens (a swap, a boost for some
     unit types) keep them between steps; a resample or a redaction changes the units under

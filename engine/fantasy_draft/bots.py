@@ -177,7 +177,8 @@ class View:
         m = st.model
         self.st, self.seat, self.m = st, seat, m
         self.enemy = enemy = 1 - seat
-        self.values = planner(m).values
+        self.plan = plan = planner(m)
+        self.values = plan.values
         board = st.board
         self.enemies = enemies = st.hexes[enemy]  # read only
         self._memo = memo = memo if memo is not None else Memo()
@@ -196,7 +197,7 @@ class View:
     def near(self) -> Sequence[int]:
         """Per hex: steps to the closest enemy worth reaching (see `Memo`)."""
         if self._near is None:
-            self._near = self._memo.near(self.m.board.neighbours, self.targets, planner(self.m).lanes)
+            self._near = self._memo.near(self.m.board.neighbours, self.targets, self.plan.lanes)
         return self._near
 
     @property
@@ -433,7 +434,7 @@ class HeuristicBot:
         view = self._view(st)
         urge = min(1.5, st.turn / 50)
         board, power, values, units = st.board, st.power, view.values, st.model.units
-        plan = planner(st.model)
+        plan = view.plan
         printed, fixed = plan.strength, plan.fixed
         kept = self._runs
         parts = []

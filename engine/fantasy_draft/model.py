@@ -108,6 +108,10 @@ class Model:
     """Per unit: its special actions (abilities triggered as an action), in printed order."""
     aim: tuple[int, ...] = ()
     """Per unit: the longest range of its special actions (0 for none or for the unit itself)."""
+    aim_by: tuple[tuple[int, int], ...] = ()
+    """Per unit: the longest range of its special actions whose targets read the tokens of its
+    own seat, then of the other seat (0 for none): a token of one seat arriving or leaving
+    farther away changes none of its targets."""
     acts: tuple[int, ...] = ()
     """Per unit: its actions per turn (read for every token at every step)."""
     ranged: tuple[bool, ...] = ()
@@ -191,6 +195,12 @@ def build_board(item: dict[str, Any], terrain: list[dict[str, Any]]) -> Board:
                  {lab: i for i, lab in enumerate(labels)}, within, zone_hexes)
 
 
+def _aim_reads(abilities: tuple[Ability, ...], blind_to: str) -> int:
+    """The longest range of the special actions that may aim at tokens of a seat (an own unit,
+    an enemy, an empty hex or any unit: all but `blind_to` and the unit itself)."""
+    return max([0] + [a.range for a in abilities if a.target not in ("self", blind_to)])
+
+
 def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
     """The model from validated content; raises ValueError for content the rules cannot play."""
     problems = content_problems(content)
@@ -223,4 +233,5 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
                  heroes=tuple(u.idx for u in units if u.hero), basics=tuple(u.idx for u in units if not u.hero),
                  by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
                  acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting),
+                 aim_by=tuple((_aim_reads(abs_, "enemy"), _aim_reads(abs_, "own")) for abs_ in acting),
                  acts=tuple(u.actions for u in units), ranged=tuple(u.attack == "ranged" for u in units))

@@ -26,6 +26,10 @@ D10 = tuple(str(i) for i in range(10))
 Labels = Callable[[], list[str]]
 """Builds a decision's option labels; called only when someone reads them (bots read moves)."""
 
+_TAKE: dict[int, str] = {}
+"""The prompt of a play decision per count of actions left (built once: one per decision is a
+string format a step need not pay)."""
+
 _ROLLS: dict[str, Decision] = {}
 """The d10 decision of each ability name: the same every time, so built once."""
 
@@ -60,6 +64,11 @@ def _ability_facts(ab: Ability) -> tuple[Ability, tuple, bool]:
                                              if HANDLERS[e.kind][1] is not always),
                                    all(HANDLERS[e.kind][1] in NEAR_ONLY for e in ab.effects))
     return known
+
+
+def _touched(board: list[list[int] | None]) -> list[list[int]]:
+    """The tokens on `board` with a count for the turn that is not 0 (see `FDState._touched`)."""
+    return [t for t in board if t is not None and (t[T_USED] or t[T_BONUS] or t[T_FROZEN] or t[T_EXTRA])]
 
 
 class FDState:
@@ -115,6 +124,9 @@ class FDState:
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
+        self._touched: list[list[int]] = []
+        """The tokens whose counts for the turn (T_USED, T_BONUS, T_FROZEN, T_EXTRA) may not be
+        0, so the turn's end clears those few instead of every token (a token may be listed twice)."""
 
     # ------------------------------------------------------------------ the step API
     def decision(self) -> Decision | None:
@@ -150,6 +162,7 @@ class FDState:
         twin.army = [list(x) for x in self.army]
         twin.to_place = [list(x) for x in self.to_place]
         twin.board = [t[:] if t is not None else None for t in self.board]
+        twin._touched = _touched(twin.board)
         twin.hexes = [list(self.hexes[0]), list(self.hexes[1])]
         twin.removed = [list(x) for x in self.removed]
         twin.power = list(self.power)
@@ -220,6 +233,7 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_BONUS] += amount
+            self._touched.append(t)
             self.shown[t[T_OWN]] += 1
 
     def add_power(self, unit: int, amount: int) -> None:
@@ -233,11 +247,13 @@ class FDState:
         t = self.board[h]
         if t is not None:
             t[T_EXTRA] += amount
+            self._touched.append(t)
 
     def freeze(self, h: int) -> None:
         t = self.board[h]
         if t is not None:
             t[T_FROZEN] = 1
+            self._touched.append(t)
 
     def reveal(self, h: int) -> None:
         """Turn a token face up for good; its secret placement becomes visible in the log."""
@@ -258,16 +274,20 @@ class FDState:
             self._left(ta[T_OWN], a, b)
         if tb is not None:
             self._left(tb[T_OWN], b, a)
-        self._moved(a)
-        self._moved(b)
+        owners = {t[T_OWN] for t in (ta, tb) if t is not None}
+        owner = owners.pop() if len(owners) == 1 else -1  # tokens of both seats changed places
+        self._moved(a, owner)
+        self._moved(b, owner)
 
     def relocate(self, a: int, b: int) -> None:
         t = self.board[a]
         self.board[b], self.board[a] = t, None
+        owner = -1
         if t is not None:
-            self._left(t[T_OWN], a, b)
-        self._moved(a)
-        self._moved(b)
+            owner = t[T_OWN]
+            self._left(owner, a, b)
+        self._moved(a, owner)
+        self._moved(b, owner)
 
     def _left(self, seat: int, a: int, b: int) -> None:
         """`seat`'s token went from hex a to hex b (-1: off the board) in `hexes`."""
@@ -276,9 +296,10 @@ class FDState:
         if b >= 0:
             insort(where, b)
 
-    def _moved(self, h: int) -> None:
-        """A token arrived at or left hex h: the tokens whose options can involve h list them
-        again when next asked (see `play_moves`)."""
+    def _moved(self, h: int, owner: int = -1) -> None:
+        """A token of seat `owner` (-1: either) arrived at or left hex h: the tokens whose
+        options can involve h list them again when next asked (see `play_moves`); for special
+        actions, those that can aim at a token of that seat there (`Model.aim_by`)."""
         steps = self._steps
         if steps:
             m = self.model
@@ -292,9 +313,17 @@ class FDState:
                     del steps[x]
         specials = self._specials
         if specials:
-            near = self.model.board.dist[h]
-            aim = self.model.aim
-            for x in [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]:
+            m = self.model
+            near = m.board.dist[h]
+            aim = m.aim
+            if owner < 0:
+                gone = [x for x, (unit, _) in specials.items() if near[x] <= aim[unit]]
+            else:
+                board = self.board
+                by = m.aim_by
+                gone = [x for x, (unit, _) in specials.items() if near[x] <= aim[unit] and (
+                        (t := board[x]) is None or near[x] <= by[unit][t[T_OWN] != owner])]
+            for x in gone:
                 del specials[x]
 
     def _aimed_at(self, h: int) -> None:
@@ -312,7 +341,7 @@ class FDState:
         placed = [(h, board[h]) for h in self.hexes[seat]]
         for h, _ in placed:
             board[h] = None
-            self._moved(h)
+            self._moved(h, seat)
         self.hexes[seat] = []
         return placed  # type: ignore[return-value]
 
@@ -322,7 +351,7 @@ class FDState:
         for h, t in placed:
             board[h] = t
             self.hexes[t[T_OWN]].append(h)
-            self._moved(h)
+            self._moved(h, t[T_OWN])
         for where in self.hexes:
             where.sort()
 
@@ -337,6 +366,7 @@ class FDState:
         for h, t in enumerate(self.board):
             if t is not None:
                 self.hexes[t[T_OWN]].append(h)
+        self._touched = _touched(self.board)
 
     def units_changed(self) -> None:
         """The units under some tokens were changed in place (a redaction, its undoing, a
@@ -353,7 +383,7 @@ class FDState:
         self.board[h] = None
         self.shown[t[T_OWN]] += 1
         self._left(t[T_OWN], h, -1)
-        self._moved(h)
+        self._moved(h, t[T_OWN])
         owner, unit = t[T_OWN], t[T_UNIT]
         self.removed[owner].append(unit)
         self.usage["lost"][unit][owner] += 1
@@ -468,13 +498,15 @@ class FDState:
 
     def _end_turn(self) -> None:
         seat = self.current
-        board = self.board
-        for h in self.hexes[seat]:
-            t = board[h]
-            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = t[T_FROZEN] = 0  # type: ignore[index]
-        for h in self.hexes[1 - seat]:
-            t = board[h]
-            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0  # type: ignore[index]
+        frozen = []  # the other seat's frozen tokens stay frozen through its next turn
+        for t in self._touched:
+            t[T_USED] = t[T_BONUS] = t[T_EXTRA] = 0
+            if t[T_FROZEN]:
+                if t[T_OWN] == seat:
+                    t[T_FROZEN] = 0
+                else:
+                    frozen.append(t)
+        self._touched = frozen
         self.turn += 1
         if self.turn >= self.turn_cap:
             self._end([], "stalemate")
@@ -492,7 +524,9 @@ class FDState:
             if moves:
                 board = self.board[:]  # the labels name the units standing here now
                 at = len(self.actions) + 1  # tokens turned face up later have a larger T_REV
-                return self._publish(self.current, "play", f"Take an action ({self.actions_left} left)", moves,
+                left = self.actions_left
+                prompt = _TAKE.get(left) or _TAKE.setdefault(left, f"Take an action ({left} left)")
+                return self._publish(self.current, "play", prompt, moves,
                                      lambda: play_labels(self.model, board, moves, at))
         self._end_turn()
         return False
@@ -501,14 +535,12 @@ class FDState:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
         flag = self.model.flag
         board = self.board
-        alive = [False, False]
-        for s in (0, 1):
-            for h in self.hexes[s]:
-                if board[h][T_UNIT] != flag:  # type: ignore[index]
-                    alive[s] = True
-                    break
-        if alive[0] and alive[1]:
+        # a seat has units when it has two tokens (one is the flag at most) or one that is not the flag
+        h0, h1 = self.hexes
+        if ((len(h0) > 1 or h0 and board[h0[0]][T_UNIT] != flag)  # type: ignore[index]
+                and (len(h1) > 1 or h1 and board[h1[0]][T_UNIT] != flag)):  # type: ignore[index]
             return False
+        alive = [len(where) > 1 or bool(where) and board[where[0]][T_UNIT] != flag for where in self.hexes]  # type: ignore[index]
         self._end([s for s in (0, 1) if alive[s]], "no-units")
         return True
 
@@ -584,6 +616,12 @@ class FDState:
                       for ab in self.model.acting[unit]])
 
     def _special_moves(self, seat: int, h: int, unit: int, ab: Ability) -> tuple:
+        if ab.target == "self":  # the one target, the hero's own hex, if the checks let it be
+            ctx = Ctx(seat, h, unit, h)
+            for allowed, e in _checks(ab):
+                if not allowed(self, ctx, e):
+                    return ()
+            return (("ability", h, ab.idx, h),)
         return tuple([("ability", h, ab.idx, tg) for tg in self.ability_targets(seat, h, unit, ab)])
 
     def _token_steps(self, seat: int, h: int, u: UnitType) -> tuple[tuple, ...]:
@@ -671,7 +709,7 @@ class FDState:
             self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
             insort(self.hexes[s], mv[1])
             self.shown[s] += 1
-            self._moved(mv[1])
+            self._moved(mv[1], s)
         elif kind == "move":
             t = self._activate(mv[1])
             self.relocate(mv[1], mv[2])
@@ -700,6 +738,7 @@ class FDState:
         assert t is not None
         t[T_USED] += 1
         t[T_MOVED] = 1
+        self._touched.append(t)
         self.actions_left -= 1
         return t
 
