@@ -118,12 +118,11 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         memo = bot.discards = (key, {})
     worth = memo[1]
     deck = st.model.deck
-    game = game_plan(st)
     best, best_v = 0, None
     for i, c in enumerate(moves):
         v = worth.get(c)
         if v is None:
-            v = worth[c] = 1.0 if deck[c].is_action else game.rough(key, c)
+            v = worth[c] = 1.0 if deck[c].is_action else game_plan(st).rough(key, c)
         if best_v is None or v < best_v:
             best, best_v = i, v
     return best
@@ -143,23 +142,6 @@ def _rec(plan: Any, h: PartyHero) -> tuple:
 
 
 _CARD_ACTIVE = attrgetter("card", "active")
-_SUPPORT = ("extra-dice", "extra-reroll", "reduce-cost", "steam")
-_ACT_WORTH: dict[int, tuple] = {}
-
-
-def _act_worth(model: Any) -> tuple:
-    """Per card, what activating it is worth to the roll step before its payment: its value,
-    plus 2 for a helper (its first ability gives dice, rerolls, a cost reduction or steam).
-    One table per model (kept with the model it was made from)."""
-    got = _ACT_WORTH.get(id(model))
-    if got is None or got[0] is not model:
-        if len(_ACT_WORTH) >= 4:
-            _ACT_WORTH.clear()
-        got = _ACT_WORTH[id(model)] = (model, tuple(
-            c.value + (2.0 if c.effects and c.effects[0].kind in _SUPPORT else 0.0) for c in model.deck))
-    return got[1]
-
-
 def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
     # options come as: activations, keep/release, reroll, stop
     early = len(moves) >= 2 and moves[-2][0] == "reroll"
@@ -176,7 +158,7 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         # While a reroll is left, X dice are not locked for a hero when a stronger inactive
         # X hero could still complete its set from the free dice (extra dice/rerolls excepted).
         plan = game_plan(st).plan
-        worth = _act_worth(st.model)
+        worth = plan.act_worth
         waits: dict[int, bool] = {}
         bigs = None
         best, best_key = -1, None

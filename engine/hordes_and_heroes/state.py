@@ -585,9 +585,10 @@ class HHState(SequentialState):
                 elif kind == "reroll":
                     self.rerolls -= 1
                     self.dirty |= TOKENS
-                    for i in [i for i in range(len(faces)) if not locked[i] and not kept[i]]:   # roll_dice
-                        faces[i] = (yield _ROLL[i]) + 1
-                        self.dirty |= DICE
+                    for i in range(len(faces)):   # roll_dice on the free dice (rolling changes no lock)
+                        if not locked[i] and not kept[i]:
+                            faces[i] = (yield _ROLL[i]) + 1
+                            self.dirty |= DICE
                     break  # a new roll: every die may be kept or released again
                 else:
                     self.in_roll = False
