@@ -278,7 +278,9 @@ class Planner:
         if not key:
             return 0.0
         got = self.recs.get
-        recs = [got(e) or self.record(e) for e in key]
+        recs = []
+        for e in key:   # a plain loop: a comprehension is a call of its own
+            recs.append(got(e) or self.record(e))
         has_x = has_steam_user = False
         for r in recs:
             f = r[0]

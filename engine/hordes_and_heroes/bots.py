@@ -131,9 +131,10 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
     plan = game_plan(st).plan
-    rec, plain = plan.record, plan.plain
-    return {id(h): plain[h.card] if h.treasure < 0 else rec((h.card, h.treasure, h.tlevel))
-            for h in st.parties[st.current]}
+    out = {}
+    for h in st.parties[st.current]:   # plain loops in the bot: a comprehension is a call
+        out[id(h)] = plan.plain[h.card] if h.treasure < 0 else plan.record((h.card, h.treasure, h.tlevel))
+    return out
 
 
 def _rec(plan: Any, h: PartyHero) -> tuple:
@@ -228,7 +229,10 @@ def _stronger_sets(st: HHState, counts: list[int], plan: Any) -> list[tuple]:
 def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
     """No reroll left: pick the activation that leads to the most strength, looking one
     activation ahead and finishing greedily (a reducer first can let a bigger hero in)."""
-    inactive = [h for h in st.parties[st.current] if not h.active]
+    inactive = []
+    for h in st.parties[st.current]:
+        if not h.active:
+            inactive.append(h)
     disc = max(st.discounts) if st.discounts else 0
     best, best_v = -1, -1.0
     for i, mv in enumerate(moves):
@@ -254,7 +258,9 @@ def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
         if f.disc:
             d = max(d, f.disc)
         steam += r[4]
-        rest = [x for x in inactive if x is not h]
+        rest = inactive[:]
+        if h in rest:
+            rest.remove(h)
         v = r[1] + _greedy_finish(rest, recs, c, d, steam, f.act_limit)
         # keep big sets whole: pay from the face we have fewest of
         v -= 0.01 * (c[pay[1]] if pay[0] == "dice" else 0)
@@ -264,14 +270,18 @@ def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
 
 
 def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, free_limit: int) -> float:
-    """Strength the remaining heroes add when activated greedily, strongest payable first."""
+    """Strength the remaining heroes add when activated greedily, strongest payable first
+    (`rest` is the caller's own copy: activated heroes leave it)."""
     total = 0.0
     if free_limit >= 0:
-        cand = [x for x in rest if recs[id(x)][0].strength <= free_limit]
-        if cand:
-            x = max(cand, key=lambda x: recs[id(x)][1])
-            total += recs[id(x)][1]
-            rest = [y for y in rest if y is not x]
+        best = None
+        for x in rest:   # the first of the strongest within the free activation's limit
+            r = recs[id(x)]
+            if r[0].strength <= free_limit and (best is None or r[1] > recs[id(best)][1]):
+                best = x
+        if best is not None:
+            total += recs[id(best)][1]
+            rest.remove(best)
     while rest:
         pick, pick_v, pick_pay = None, -1.0, None
         for x in rest:
@@ -315,7 +325,7 @@ def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, 
             disc = max(disc, f.disc)
         steam += recs[id(pick)][4]
         total += pick_v
-        rest = [y for y in rest if y is not pick]
+        rest.remove(pick)
     return total
 
 

@@ -179,7 +179,10 @@ class HHState(SequentialState):
     # ------------------------------------------------------------------ helpers
     def hand_limit(self, seat: int) -> int:
         deck = self.model.deck
-        return self.model.rules.hand_limit + sum(deck[h.card].hand_bonus for h in self.parties[seat])
+        limit = self.model.rules.hand_limit
+        for h in self.parties[seat]:   # plain loops on a turn's paths: a comprehension is a call
+            limit += deck[h.card].hand_bonus
+        return limit
 
     def hero_labels(self, keys: list[tuple[int, int, int]]) -> list[str]:
         """The names of party heroes given as (card, treasure, level), each with its treasure.
@@ -191,10 +194,19 @@ class HHState(SequentialState):
 
     def total_strength(self, seat: int) -> int:
         deck = self.model.deck
-        active = [deck[h.card] for h in self.parties[seat] if h.active]
-        total = sum(c.strength for c in active) + self.bonus_strength
+        active = []
+        total = self.bonus_strength
+        for h in self.parties[seat]:
+            if h.active:
+                c = deck[h.card]
+                active.append(c)
+                total += c.strength
         for cls, amount, own in self.class_bonus:
-            total += amount * (sum(1 for c in active if c.cls == cls) - (1 if own else 0))
+            n = -1 if own else 0
+            for c in active:
+                if c.cls == cls:
+                    n += 1
+            total += amount * n
         return total
 
     # ------------------------------------------------------------------ chance draws
@@ -237,8 +249,11 @@ class HHState(SequentialState):
             pool = self.pool
             mons = self.model.monsters
             if top == HIDDEN_L1:
-                idx = [i for i in self.l1_ids if pool[i]]
-                weights = [float(pool[i]) for i in idx]
+                idx, weights = [], []
+                for i in self.l1_ids:
+                    if pool[i]:
+                        idx.append(i)
+                        weights.append(float(pool[i]))
             else:
                 k = s.cards.count(HIDDEN_L2)
                 bosses = [i for i in self.boss_ids if pool[i]] if s.boss_hidden else []
@@ -759,7 +774,9 @@ class HHState(SequentialState):
 
     def counterattack_step(self, seat: int) -> Iterator[Decision]:
         mons = self.model.monsters
-        total = sum(mons[m].counterattack for m in self.set_aside)
+        total = 0
+        for m in self.set_aside:
+            total += mons[m].counterattack
         dmg = max(0, total - self.shield)
         self.last_counterattack = (total, dmg)
         yield from self.take_damage(seat, dmg)
@@ -823,7 +840,10 @@ class HHState(SequentialState):
             if s.cards and not s.up:
                 yield from self.reveal(s)
         mons = self.model.monsters
-        total = sum(mons[s.cards[-1]].ambush for s in self.line if s.up)
+        total = 0
+        for s in self.line:
+            if s.up:
+                total += mons[s.cards[-1]].ambush
         dmg = max(0, total - self.shield)
         self.last_ambush = (total, dmg)
         yield from self.take_damage(seat, dmg)
