@@ -210,20 +210,29 @@ class HHState(SequentialState):
         return total
 
     # ------------------------------------------------------------------ chance draws
-    def draw_card(self, seat: int) -> Iterator[Decision]:
-        """Draw one hero-deck card into `seat`'s hand; reshuffle the discard pile when empty."""
+    def draw_card(self, seat: int, stock: tuple | None = None) -> Iterator[Decision]:
+        """Draw one hero-deck card into `seat`'s hand; reshuffle the discard pile when empty.
+
+        `stock` is what the previous draw returned (the deck counts it drew from, the cards
+        in stock and their weights after it): while the counts are still that list and nothing
+        came between (draws in a row), only the drawn card's count changed, so the stock is
+        updated rather than listed again. Returns the stock after this draw."""
         if self.deck_size == 0:
             if self.discard_size == 0:
-                return
+                return None
             counts = self.deck_counts
             for i, c in enumerate(self.discard_counts):
                 counts[i] += c
                 self.discard_counts[i] = 0
             self.deck_size, self.discard_size = self.discard_size, 0
             self.dirty |= CARDS
+            stock = None
         counts = self.deck_counts
         deck = self.model.deck
-        idx, weights = in_stock(counts)
+        if stock is not None and stock[0] is counts:
+            idx, weights = stock[1], stock[2]
+        else:
+            idx, weights = in_stock(counts)
         a = yield Decision(CHANCE, "Draw from the hero deck", weights=weights, n=len(idx),
                            labels=partial(names_of, deck, idx))
         card = idx[a]
@@ -231,10 +240,16 @@ class HHState(SequentialState):
         self.deck_size -= 1
         self.hands[seat].append(card)
         self.dirty |= CARDS | LIMITS
+        left = counts[card]   # new lists and tuples: the decision just made keeps its own
+        if left:
+            return counts, idx, weights[:a] + (float(left),) + weights[a + 1:]
+        return counts, idx[:a] + idx[a + 1:], weights[:a] + weights[a + 1:]
 
     def draw_many(self, seat: int, amount: int) -> Iterator[Decision]:
+        """Draw `amount` cards, one chance event each; nothing happens between them."""
+        stock = None
         for _ in range(amount):
-            yield from self.draw_card(seat)
+            stock = yield from self.draw_card(seat, stock)
 
     def roll_dice(self, which: Iterable[int]) -> Iterator[Decision]:
         faces = self.faces
@@ -850,8 +865,7 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ 4. end phase
     def end_phase(self, seat: int) -> Iterator[Decision]:
-        for _ in range(self.model.rules.end_draw):
-            yield from self.draw_card(seat)
+        yield from self.draw_many(seat, self.model.rules.end_draw)
         limit = self.hand_limit(seat)
         if len(self.hands[seat]) > limit:
             yield from self.discard_from_hand(seat, len(self.hands[seat]) - limit, "hand limit")
