@@ -136,6 +136,19 @@ def _add_effects(f: Feat, effects: Any, own_strength: int) -> None:
             f.draw += e.amount
 
 
+def party_memo(memos: dict, key: tuple) -> dict:
+    """The memo of party `key` (card -> answer) in `memos`, made on first use. Memos are kept
+    per party, then per card, so a decision hashes its party key (a tuple of tuples, which
+    Python hashes anew at every look-up) once rather than once per card. They are pure
+    functions of their keys: emptied when they grow large, they only cost a recomputation."""
+    memo = memos.get(key)
+    if memo is None:
+        if len(memos) > 50_000:
+            memos.clear()
+        memo = memos[key] = {}
+    return memo
+
+
 class Planner:
     """One model's precomputation and memos of party estimates (key -> value)."""
 
@@ -196,15 +209,10 @@ class Planner:
     def swap(self, key: tuple, card: int) -> tuple[float, Any]:
         """Best expected strength after recruiting `card` into party `key`, and the entry of
         `key` to drop for it (None while the party has room)."""
-        memo = self.swaps.get(key)   # per party, card -> answer: the party key is hashed once
-        if memo is None:
-            if len(self.swaps) > 50_000:
-                self.swaps.clear()
-            memo = self.swaps[key] = {}
-        else:
-            got = memo.get(card)
-            if got is not None:
-                return got
+        memo = party_memo(self.swaps, key)
+        got = memo.get(card)
+        if got is not None:
+            return got
         new = (card, -1, 0)
         if len(key) < 5:
             got = (self.strength(tuple(sorted(key + (new,)))), None)
@@ -407,15 +415,10 @@ class GamePlan:
         """A quick score for recruiting `card` into party `key` (the hero it would replace
         left out): its own worth plus its pairwise synergy with each hero that stays (treasures
         ignored). Only good for ranking candidates before `swap` looks closely at the best."""
-        memo = self.roughs.get(key)   # per party, card -> score: the party key is hashed once
-        if memo is None:
-            if len(self.roughs) > 50_000:
-                self.roughs.clear()
-            memo = self.roughs[key] = {}
-        else:
-            v = memo.get(card)
-            if v is not None:
-                return v
+        memo = party_memo(self.roughs, key)
+        v = memo.get(card)
+        if v is not None:
+            return v
         plan, pair, nd = self.plan, self.pair, self.plan.nd
         v = plan.single(card)
         for b in plan.base(key):
