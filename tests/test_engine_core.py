@@ -57,6 +57,18 @@ def test_weighted_chance_follows_the_weights() -> None:
     assert sample_chance(rng, Decision(CHANCE, "x", ("a", "b"), (0.0, 1.0))) == 1
 
 
+def test_weighted_chance_never_draws_an_option_without_weight() -> None:
+    rng = random.Random(2)
+    for n in range(1, 40):
+        weights = tuple(float(rng.randint(0, 3)) if i % 3 else 0.0 for i in range(n))
+        d = Decision(CHANCE, "x", n=n, labels=lambda: [], weights=weights)
+        drawn = {sample_chance(rng, d) for _ in range(60)}
+        if any(weights):
+            assert all(weights[i] > 0 for i in drawn)
+        else:   # nothing has weight: the last option, as before
+            assert drawn == {n - 1}
+
+
 def test_play_game_is_deterministic_and_checked_mode_passes() -> None:
     a = play_game(_spec(), None, 1, 42, ["random"], check=True)
     b = play_game(_spec(), None, 1, 42, ["random"], check=True)

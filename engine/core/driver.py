@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 import random
 import traceback
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from engine.core.api import CHANCE, Decision, GameResult, GameSpec, State, check_all_invariants
@@ -29,15 +31,14 @@ def sample_chance(rng: random.Random, decision: Decision) -> int:
     weights = decision.weights
     if weights is None:
         return rng.randrange(n) if n > 1 else 0
-    total = 0.0
-    for w in weights:
-        total += w
-    r = rng.random() * total
-    acc = 0.0
-    for i, w in enumerate(weights):
-        acc += w
-        if r < acc and w > 0:
-            return i
+    # The running sums, added in order as a loop would (C-level: a draw from a deck of 36 kinds
+    # is a common step); the first sum above r belongs to an option with weight, since the
+    # sums only grow where a weight is positive.
+    acc = list(accumulate(weights))
+    r = rng.random() * (acc[-1] if acc else 0.0)
+    i = bisect_right(acc, r)
+    if i < n:
+        return i
     for i in range(n - 1, -1, -1):  # float rounding: the last option with weight
         if weights[i] > 0:
             return i

@@ -32,6 +32,7 @@ _PX4 = ((1.0, 0.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.
         (1.0, 1.0, 1.0, 0.99, 0.84, 0.51), (1.0, 1.0, 1.0, 0.999, 0.93, 0.694),
         (1.0, 1.0, 1.0, 1.0, 0.973, 0.834))
 _NMAX = 9
+_SUPPORT = ("extra-dice", "extra-reroll", "reduce-cost", "steam")
 
 
 def _binom_table(rolls: int) -> tuple[tuple[float, ...], ...]:
@@ -135,6 +136,19 @@ def _add_effects(f: Feat, effects: Any, own_strength: int) -> None:
             f.draw += e.amount
 
 
+def party_memo(memos: dict, key: tuple) -> dict:
+    """The memo of party `key` (card -> answer) in `memos`, made on first use. Memos are kept
+    per party, then per card, so a decision hashes its party key (a tuple of tuples, which
+    Python hashes anew at every look-up) once rather than once per card. They are pure
+    functions of their keys: emptied when they grow large, they only cost a recomputation."""
+    memo = memos.get(key)
+    if memo is None:
+        if len(memos) > 50_000:
+            memos.clear()
+        memo = memos[key] = {}
+    return memo
+
+
 class Planner:
     """One model's precomputation and memos of party estimates (key -> value)."""
 
@@ -151,7 +165,7 @@ class Planner:
                 _add_effects(f, t.halves[lvl - 1], 0)
                 self.tfeats[(t.idx, lvl)] = f
         self.cache: dict[tuple, float] = {}
-        self.swaps: dict[tuple, tuple[float, Any]] = {}
+        self.swaps: dict[tuple, dict[int, tuple[float, Any]]] = {}
         self.drop_order: dict[tuple, tuple] = {}
         self.recs: dict[tuple, tuple] = {}
         self.singles: dict[int, float] = {}
@@ -163,6 +177,10 @@ class Planner:
         self.syns: list[float | None] = [None] * (self.nd * self.nd)
         # the record of each hero card without a treasure, the usual party entry
         self.plain = [self.record((c.idx, -1, 0)) if f is not None else None for c, f in zip(model.deck, self.feats)]
+        # what activating each card is worth to the roll step before its payment: its value,
+        # plus 2 for a helper (its first ability gives dice, rerolls, a cost reduction or steam)
+        self.act_worth = tuple(c.value + (2.0 if c.effects and c.effects[0].kind in _SUPPORT else 0.0)
+                               for c in model.deck)
 
     def strength(self, key: tuple) -> float:
         """Expected attack strength of a party; `key` is a sorted tuple of (card, treasure, tlevel)."""
@@ -191,8 +209,8 @@ class Planner:
     def swap(self, key: tuple, card: int) -> tuple[float, Any]:
         """Best expected strength after recruiting `card` into party `key`, and the entry of
         `key` to drop for it (None while the party has room)."""
-        k2 = (key, card)
-        got = self.swaps.get(k2)
+        memo = party_memo(self.swaps, key)
+        got = memo.get(card)
         if got is not None:
             return got
         new = (card, -1, 0)
@@ -206,9 +224,7 @@ class Planner:
                 if v > best:
                     best, drop = v, e
             got = (best, drop)
-        if len(self.swaps) > 200_000:
-            self.swaps.clear()
-        self.swaps[k2] = got
+        memo[card] = got
         return got
 
     def base(self, key: tuple) -> tuple:
@@ -270,7 +286,9 @@ class Planner:
         if not key:
             return 0.0
         got = self.recs.get
-        recs = [got(e) or self.record(e) for e in key]
+        recs = []
+        for e in key:   # a plain loop: a comprehension is a call of its own
+            recs.append(got(e) or self.record(e))
         has_x = has_steam_user = False
         for r in recs:
             f = r[0]
@@ -391,14 +409,14 @@ class GamePlan:
         self.owner = owner
         # the synergy of each pair of cards (a * nd + b), fixed by the first order asked for
         self.pair: list[float | None] = [None] * len(plan.syns)
-        self.roughs: dict[tuple, float] = {}
+        self.roughs: dict[tuple, dict[int, float]] = {}
 
     def rough(self, key: tuple, card: int) -> float:
         """A quick score for recruiting `card` into party `key` (the hero it would replace
         left out): its own worth plus its pairwise synergy with each hero that stays (treasures
         ignored). Only good for ranking candidates before `swap` looks closely at the best."""
-        k2 = (key, card)
-        v = self.roughs.get(k2)
+        memo = party_memo(self.roughs, key)
+        v = memo.get(card)
         if v is not None:
             return v
         plan, pair, nd = self.plan, self.pair, self.plan.nd
@@ -408,9 +426,7 @@ class GamePlan:
             if w is None:
                 w = pair[b * nd + card] = pair[card * nd + b] = plan.synergy(b, card)
             v += w
-        if len(self.roughs) > 200_000:
-            self.roughs.clear()
-        self.roughs[k2] = v
+        memo[card] = v
         return v
 
 

@@ -13,7 +13,7 @@ picked to drop, which the very next decision uses), so its answers depend on the
 from __future__ import annotations
 
 import random
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine.core.api import Decision
@@ -60,8 +60,12 @@ def _hero_value(st: HHState, h: PartyHero | None) -> float:
 _SHORTLIST = 2
 
 
+_ENTRY = attrgetter("card", "treasure", "tlevel")
+
+
 def _party_key(party: list[PartyHero]) -> tuple:
-    return tuple(sorted([(h.card, h.treasure, h.tlevel) for h in party]))
+    """The party as the planner's key: its (card, treasure, level) entries, sorted."""
+    return tuple(sorted(map(_ENTRY, party)))
 
 
 def _action(st: HHState, moves: list, bot: "HeuristicBot") -> int:
@@ -114,12 +118,11 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
         memo = bot.discards = (key, {})
     worth = memo[1]
     deck = st.model.deck
-    game = game_plan(st)
     best, best_v = 0, None
     for i, c in enumerate(moves):
         v = worth.get(c)
         if v is None:
-            v = worth[c] = 1.0 if deck[c].is_action else game.rough(key, c)
+            v = worth[c] = 1.0 if deck[c].is_action else game_plan(st).rough(key, c)
         if best_v is None or v < best_v:
             best, best_v = i, v
     return best
@@ -128,28 +131,35 @@ def _hand_discard(st: HHState, moves: list, bot: "HeuristicBot") -> int:
 def _party_recs(st: HHState) -> dict:
     """id(hero) -> planner record, for the heroes of the current party."""
     plan = game_plan(st).plan
-    rec, plain = plan.record, plan.plain
-    return {id(h): plain[h.card] if h.treasure < 0 else rec((h.card, h.treasure, h.tlevel))
-            for h in st.parties[st.current]}
+    out = {}
+    for h in st.parties[st.current]:   # plain loops in the bot: a comprehension is a call
+        out[id(h)] = plan.plain[h.card] if h.treasure < 0 else plan.record((h.card, h.treasure, h.tlevel))
+    return out
 
 
+def _rec(plan: Any, h: PartyHero) -> tuple:
+    """The planner record of one party hero (for the few a roll decision reads)."""
+    return plan.plain[h.card] if h.treasure < 0 else plan.record((h.card, h.treasure, h.tlevel))
+
+
+_CARD_ACTIVE = attrgetter("card", "active")
 def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
     # options come as: activations, keep/release, reroll, stop
     early = len(moves) >= 2 and moves[-2][0] == "reroll"
     if moves[0][0] == "act":
-        deck = st.model.deck
-        recs = _party_recs(st)
         counts = [0] * 7
         for f, lk in zip(st.faces, st.locked):
             if not lk:
                 counts[f] += 1
         if not early:   # this roll is the last one (or every free die is kept): make the most of it
-            best = _last_roll(st, moves, counts, recs)
+            best = _last_roll(st, moves, counts, _party_recs(st))
             if best >= 0:
                 return best
         # 1. activate: the most valuable hero; among its payments the face we have fewest of.
         # While a reroll is left, X dice are not locked for a hero when a stronger inactive
         # X hero could still complete its set from the free dice (extra dice/rerolls excepted).
+        plan = game_plan(st).plan
+        worth = plan.act_worth
         waits: dict[int, bool] = {}
         bigs = None
         best, best_key = -1, None
@@ -157,27 +167,36 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
             if mv[0] != "act":
                 break
             h, pay = mv[1], mv[2]
-            if pay[0] == "dice" and early:
+            kind = pay[0]
+            if kind == "dice" and early:
                 w = waits.get(id(h))
                 if w is None:
-                    if bigs is None:
-                        bigs = _stronger_sets(st, counts, recs)
-                    me = recs[id(h)]
-                    w = waits[id(h)] = not (me[2] or me[3]) and any(
-                        x is not h and sval > me[1] and need > pay[2] for x, sval, need in bigs)
+                    me = _rec(plan, h)
+                    w = False
+                    if not (me[2] or me[3]):
+                        if bigs is None:
+                            bigs = _stronger_sets(st, counts, plan)
+                        sv, n = me[1], pay[2]
+                        for x, sval, need in bigs:
+                            if x is not h and sval > sv and need > n:
+                                w = True
+                                break
+                    waits[id(h)] = w
                 if w:
                     continue
-            c = deck[h.card]
-            support = 2.0 if c.effects and c.effects[0].kind in ("extra-dice", "extra-reroll", "reduce-cost", "steam") else 0.0
-            spare = 1.0 if pay[0] in ("free", "steam") else 0.0
-            key = (c.value + support + spare, -(counts[pay[1]] - pay[2]) if pay[0] == "dice" else 0, -pay[2])
+            if kind == "dice":   # a spare payment (free, steam) adds 1 to the worth
+                key = (worth[h.card], -(counts[pay[1]] - pay[2]), -pay[2])
+            elif kind == "exact":
+                key = (worth[h.card], 0, -pay[2])
+            else:
+                key = (worth[h.card] + 1.0, 0, -pay[2])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         if best >= 0:
             return best
     # 2. keep dice towards the most promising missing heroes (worked out once per roll)
     mkey = (tuple(st.faces), tuple(st.locked), tuple(st.discounts),
-            tuple([(h.card, h.active) for h in st.parties[st.current]]))
+            tuple(map(_CARD_ACTIVE, st.parties[st.current])))
     memo = bot.want
     if memo is not None and memo[0] == mkey:
         want = memo[1]
@@ -192,25 +211,28 @@ def _roll(st: HHState, moves: list, bot: "HeuristicBot") -> int:
     return len(moves) - 2 if early else len(moves) - 1
 
 
-def _stronger_sets(st: HHState, counts: list[int], recs: dict) -> list[tuple]:
+def _stronger_sets(st: HHState, counts: list[int], plan: Any) -> list[tuple]:
     """(hero, strength, dice needed) for the inactive X-cost heroes whose set the free dice
     could still make."""
     disc = max(st.discounts) if st.discounts else 0
     free = sum(counts)
+    deck = st.model.deck
     out = []
     for x in st.parties[st.current]:
         if not x.active:
-            r = recs[id(x)]
-            need = r[0].xn - disc
-            if r[0].xn and need <= free:
-                out.append((x, r[1], need))
+            xn = deck[x.card].xn
+            if xn and xn - disc <= free:
+                out.append((x, _rec(plan, x)[1], xn - disc))
     return out
 
 
 def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
     """No reroll left: pick the activation that leads to the most strength, looking one
     activation ahead and finishing greedily (a reducer first can let a bigger hero in)."""
-    inactive = [h for h in st.parties[st.current] if not h.active]
+    inactive = []
+    for h in st.parties[st.current]:
+        if not h.active:
+            inactive.append(h)
     disc = max(st.discounts) if st.discounts else 0
     best, best_v = -1, -1.0
     for i, mv in enumerate(moves):
@@ -236,7 +258,9 @@ def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
         if f.disc:
             d = max(d, f.disc)
         steam += r[4]
-        rest = [x for x in inactive if x is not h]
+        rest = inactive[:]
+        if h in rest:
+            rest.remove(h)
         v = r[1] + _greedy_finish(rest, recs, c, d, steam, f.act_limit)
         # keep big sets whole: pay from the face we have fewest of
         v -= 0.01 * (c[pay[1]] if pay[0] == "dice" else 0)
@@ -246,14 +270,18 @@ def _last_roll(st: HHState, moves: list, counts: list[int], recs: dict) -> int:
 
 
 def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, free_limit: int) -> float:
-    """Strength the remaining heroes add when activated greedily, strongest payable first."""
+    """Strength the remaining heroes add when activated greedily, strongest payable first
+    (`rest` is the caller's own copy: activated heroes leave it)."""
     total = 0.0
     if free_limit >= 0:
-        cand = [x for x in rest if recs[id(x)][0].strength <= free_limit]
-        if cand:
-            x = max(cand, key=lambda x: recs[id(x)][1])
-            total += recs[id(x)][1]
-            rest = [y for y in rest if y is not x]
+        best = None
+        for x in rest:   # the first of the strongest within the free activation's limit
+            r = recs[id(x)]
+            if r[0].strength <= free_limit and (best is None or r[1] > recs[id(best)][1]):
+                best = x
+        if best is not None:
+            total += recs[id(best)][1]
+            rest.remove(best)
     while rest:
         pick, pick_v, pick_pay = None, -1.0, None
         for x in rest:
@@ -297,16 +325,17 @@ def _greedy_finish(rest: list, recs: dict, c: list[int], disc: int, steam: int, 
             disc = max(disc, f.disc)
         steam += recs[id(pick)][4]
         total += pick_v
-        rest = [y for y in rest if y is not pick]
+        rest.remove(pick)
     return total
 
 
 def _wanted_dice(st: HHState) -> set[int]:
     faces, locked = st.faces, st.locked
-    free = [i for i, (f, lk) in enumerate(zip(faces, locked)) if f and not lk]
-    counts = [0] * 7
-    for i in free:
-        counts[faces[i]] += 1
+    free, counts = [], [0] * 7
+    for i, f in enumerate(faces):
+        if f and not locked[i]:
+            free.append(i)
+            counts[f] += 1
     deck = st.model.deck
     disc = max(st.discounts) if st.discounts else 0
     plans: list[tuple[float, set[int]]] = []
@@ -322,7 +351,10 @@ def _wanted_dice(st: HHState) -> set[int]:
                 for f in (5, 4, 3, 2, 1):
                     if counts[f] > most:
                         face, most = f, counts[f]
-                same = {i for i in free if faces[i] == face}
+                same = set()
+                for i in free:
+                    if faces[i] == face:
+                        same.add(i)
             keep = same
             missing = need - min(counts[face], need)
         elif c.exact:

@@ -179,7 +179,10 @@ class HHState(SequentialState):
     # ------------------------------------------------------------------ helpers
     def hand_limit(self, seat: int) -> int:
         deck = self.model.deck
-        return self.model.rules.hand_limit + sum(deck[h.card].hand_bonus for h in self.parties[seat])
+        limit = self.model.rules.hand_limit
+        for h in self.parties[seat]:   # plain loops on a turn's paths: a comprehension is a call
+            limit += deck[h.card].hand_bonus
+        return limit
 
     def hero_labels(self, keys: list[tuple[int, int, int]]) -> list[str]:
         """The names of party heroes given as (card, treasure, level), each with its treasure.
@@ -191,27 +194,45 @@ class HHState(SequentialState):
 
     def total_strength(self, seat: int) -> int:
         deck = self.model.deck
-        active = [deck[h.card] for h in self.parties[seat] if h.active]
-        total = sum(c.strength for c in active) + self.bonus_strength
+        active = []
+        total = self.bonus_strength
+        for h in self.parties[seat]:
+            if h.active:
+                c = deck[h.card]
+                active.append(c)
+                total += c.strength
         for cls, amount, own in self.class_bonus:
-            total += amount * (sum(1 for c in active if c.cls == cls) - (1 if own else 0))
+            n = -1 if own else 0
+            for c in active:
+                if c.cls == cls:
+                    n += 1
+            total += amount * n
         return total
 
     # ------------------------------------------------------------------ chance draws
-    def draw_card(self, seat: int) -> Iterator[Decision]:
-        """Draw one hero-deck card into `seat`'s hand; reshuffle the discard pile when empty."""
+    def draw_card(self, seat: int, stock: tuple | None = None) -> Iterator[Decision]:
+        """Draw one hero-deck card into `seat`'s hand; reshuffle the discard pile when empty.
+
+        `stock` is what the previous draw returned (the deck counts it drew from, the cards
+        in stock and their weights after it): while the counts are still that list and nothing
+        came between (draws in a row), only the drawn card's count changed, so the stock is
+        updated rather than listed again. Returns the stock after this draw."""
         if self.deck_size == 0:
             if self.discard_size == 0:
-                return
+                return None
             counts = self.deck_counts
             for i, c in enumerate(self.discard_counts):
                 counts[i] += c
                 self.discard_counts[i] = 0
             self.deck_size, self.discard_size = self.discard_size, 0
             self.dirty |= CARDS
+            stock = None
         counts = self.deck_counts
         deck = self.model.deck
-        idx, weights = in_stock(counts)
+        if stock is not None and stock[0] is counts:
+            idx, weights = stock[1], stock[2]
+        else:
+            idx, weights = in_stock(counts)
         a = yield Decision(CHANCE, "Draw from the hero deck", weights=weights, n=len(idx),
                            labels=partial(names_of, deck, idx))
         card = idx[a]
@@ -219,10 +240,16 @@ class HHState(SequentialState):
         self.deck_size -= 1
         self.hands[seat].append(card)
         self.dirty |= CARDS | LIMITS
+        left = counts[card]   # new lists and tuples: the decision just made keeps its own
+        if left:
+            return counts, idx, weights[:a] + (float(left),) + weights[a + 1:]
+        return counts, idx[:a] + idx[a + 1:], weights[:a] + weights[a + 1:]
 
     def draw_many(self, seat: int, amount: int) -> Iterator[Decision]:
+        """Draw `amount` cards, one chance event each; nothing happens between them."""
+        stock = None
         for _ in range(amount):
-            yield from self.draw_card(seat)
+            stock = yield from self.draw_card(seat, stock)
 
     def roll_dice(self, which: Iterable[int]) -> Iterator[Decision]:
         faces = self.faces
@@ -237,8 +264,11 @@ class HHState(SequentialState):
             pool = self.pool
             mons = self.model.monsters
             if top == HIDDEN_L1:
-                idx = [i for i in self.l1_ids if pool[i]]
-                weights = [float(pool[i]) for i in idx]
+                idx, weights = [], []
+                for i in self.l1_ids:
+                    if pool[i]:
+                        idx.append(i)
+                        weights.append(float(pool[i]))
             else:
                 k = s.cards.count(HIDDEN_L2)
                 bosses = [i for i in self.boss_ids if pool[i]] if s.boss_hidden else []
@@ -585,9 +615,10 @@ class HHState(SequentialState):
                 elif kind == "reroll":
                     self.rerolls -= 1
                     self.dirty |= TOKENS
-                    for i in [i for i in range(len(faces)) if not locked[i] and not kept[i]]:   # roll_dice
-                        faces[i] = (yield _ROLL[i]) + 1
-                        self.dirty |= DICE
+                    for i in range(len(faces)):   # roll_dice on the free dice (rolling changes no lock)
+                        if not locked[i] and not kept[i]:
+                            faces[i] = (yield _ROLL[i]) + 1
+                            self.dirty |= DICE
                     break  # a new roll: every die may be kept or released again
                 else:
                     self.in_roll = False
@@ -758,7 +789,9 @@ class HHState(SequentialState):
 
     def counterattack_step(self, seat: int) -> Iterator[Decision]:
         mons = self.model.monsters
-        total = sum(mons[m].counterattack for m in self.set_aside)
+        total = 0
+        for m in self.set_aside:
+            total += mons[m].counterattack
         dmg = max(0, total - self.shield)
         self.last_counterattack = (total, dmg)
         yield from self.take_damage(seat, dmg)
@@ -822,15 +855,17 @@ class HHState(SequentialState):
             if s.cards and not s.up:
                 yield from self.reveal(s)
         mons = self.model.monsters
-        total = sum(mons[s.cards[-1]].ambush for s in self.line if s.up)
+        total = 0
+        for s in self.line:
+            if s.up:
+                total += mons[s.cards[-1]].ambush
         dmg = max(0, total - self.shield)
         self.last_ambush = (total, dmg)
         yield from self.take_damage(seat, dmg)
 
     # ------------------------------------------------------------------ 4. end phase
     def end_phase(self, seat: int) -> Iterator[Decision]:
-        for _ in range(self.model.rules.end_draw):
-            yield from self.draw_card(seat)
+        yield from self.draw_many(seat, self.model.rules.end_draw)
         limit = self.hand_limit(seat)
         if len(self.hands[seat]) > limit:
             yield from self.discard_from_hand(seat, len(self.hands[seat]) - limit, "hand limit")
