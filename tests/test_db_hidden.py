@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.driver import derive_seed, make_bots, play_game, sample_chance
+from engine.core.driver import derive_seed, play_game, sample_chance
 from engine.dice_battles import SPEC
 from engine.dice_battles.bots import HeuristicBot
 from test_db_support import choose, model, scenario_state, table
+from twin_bots import twin_bot_games
 
 OTHER_HAND = ["serpent-spawn-order", "hatchlings-order", "hatchlings-order", "venom-spitters-order",
               "swamp-striders-order", "basilisk-order", "naga-priestess-order"]
@@ -325,27 +326,11 @@ def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one
     the driver does not redact for it: over many whole games, two twin bots, one shown the full
     state and one the redacted state, make every choice alike."""
     assert HeuristicBot.reads_hidden is False
-    m = model()
-    decisions = differed = 0
-    for i in range(40):
-        seed = derive_seed(13, i)
-        full, blind = make_bots(SPEC, 2, seed, ["heuristic"]), make_bots(SPEC, 2, seed, ["heuristic"])
-        st = SPEC.new_state(m, 2, {"custom_share": 0.5})
-        rng = random.Random(seed)
-        while (d := st.decision()) is not None:
-            if d.player < 0:
-                st.apply(sample_chance(rng, d))
-                continue
-            pick = full[d.player].choose(st, d)
-            other = 1 - d.player
-            before = (list(st.hand[other]), [list(o) for o in st.orders], list(st.pend[other]), list(st.actions))
-            token = st.redact(d.player)
-            differed += (list(st.hand[other]), [list(o) for o in st.orders], list(st.pend[other]),
-                         list(st.actions)) != before
-            assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
-            st.restore(token)
-            decisions += 1
-            st.apply(pick)
+    decisions, differed = twin_bot_games(
+        SPEC, model(), 2, [derive_seed(13, i) for i in range(40)], "heuristic",
+        lambda st, seat: (list(st.hand[1 - seat]), [list(o) for o in st.orders], list(st.pend[1 - seat]),
+                          list(st.actions)),
+        options={"custom_share": 0.5}, chance=sample_chance)
     assert decisions > 3000 and differed > decisions // 2, "the redaction hid something at most decisions"
 
 

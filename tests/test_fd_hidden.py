@@ -10,6 +10,7 @@ from engine.fantasy_draft import SPEC, hidden
 from engine.fantasy_draft.hidden import HIDDEN, hidden_units
 from engine.fantasy_draft.state import FDState, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
 from test_fd_support import choose, model, situation
+from twin_bots import twin_bot_games
 
 BOTS = ("heuristic", "random", "search:12")
 
@@ -233,25 +234,9 @@ def test_the_heuristic_chooses_the_same_on_the_full_state_as_on_the_redacted_one
     """The heuristic declares that it reads only what its seat sees (`reads_hidden = False`), so
     the driver does not redact for it: over many whole games, two twin bots, one shown the full
     state and one the redacted state, make every choice alike."""
-    m = model()
-    decisions = differed = 0
-    for i in range(40):
-        seed = derive_seed(11, i)
-        full, blind = make_bots(SPEC, 2, seed, ["heuristic"]), make_bots(SPEC, 2, seed, ["heuristic"])
-        st = SPEC.new_state(m, 2, {})
-        rng = random.Random(seed)
-        while (d := st.decision()) is not None:
-            if d.player < 0:
-                st.apply(rng.randrange(d.n))
-                continue
-            pick = full[d.player].choose(st, d)
-            before = [t[:] if t else None for t in st.board], list(st.actions)
-            token = st.redact(d.player)
-            differed += ([t[:] if t else None for t in st.board], list(st.actions)) != before
-            assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
-            st.restore(token)
-            decisions += 1
-            st.apply(pick)
+    decisions, differed = twin_bot_games(
+        SPEC, model(), 2, [derive_seed(11, i) for i in range(40)], "heuristic",
+        lambda st, seat: ([t[:] if t else None for t in st.board], list(st.actions)))
     assert decisions > 5000 and differed > decisions // 2, "the redaction hid something at most decisions"
 
 

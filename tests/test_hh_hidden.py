@@ -12,6 +12,7 @@ from engine.core.driver import bot_choice, derive_seed, make_bots, play_game, re
 from engine.core.scenario import match_option
 from engine.hordes_and_heroes import SPEC
 from test_hh_support import model
+from twin_bots import twin_bot_games
 
 
 def _situation(setup: dict, players: int = 2):
@@ -242,25 +243,7 @@ def test_the_bots_choose_the_same_on_the_full_state_as_on_the_redacted_one(bot: 
     (`reads_hidden = False`), so the driver does not redact for them: over whole games, twin
     bots, one shown the full state and one the redacted state, make every choice alike."""
     assert all(getattr(b, "reads_hidden", True) is False for b in make_bots(SPEC, players, 0, [bot]))
-    m = model()
-    decisions = differed = 0
-    for i in range(12):
-        seed = derive_seed(23 + players, i)
-        full, blind = make_bots(SPEC, players, seed, [bot]), make_bots(SPEC, players, seed, [bot])
-        st = SPEC.new_state(m, players, {})
-        rng = random.Random(seed)
-        while (d := st.decision()) is not None:
-            if d.player == CHANCE:
-                st.apply(rng.randrange(d.n))
-                continue
-            pick = full[d.player].choose(st, d)
-            real = [h[:] for h in st.hands], list(st.deck_counts)
-            token = st.redact(d.player)
-            try:
-                differed += ([h[:] for h in st.hands], list(st.deck_counts)) != real
-                assert blind[d.player].choose(st, d) == pick, f"game {i}, action {len(st.actions)}"
-            finally:
-                st.restore(token)
-            decisions += 1
-            st.apply(pick)
+    decisions, differed = twin_bot_games(
+        SPEC, model(), players, [derive_seed(23 + players, i) for i in range(12)], bot,
+        lambda st, seat: ([h[:] for h in st.hands], list(st.deck_counts)))
     assert decisions > 2000 and differed > decisions // 2, "the redaction hid something at most decisions"
