@@ -18,6 +18,7 @@ import pytest
 
 from conftest import CONTENT, FIXTURES, ROOT, run_cli
 from test_pnp import FURNITURE_TOP, MM, game_counts, page_ops
+from toolkit.pnp.layoutfile import read_layouts
 
 pypdf = pytest.importorskip("pypdf")
 pdfium = pytest.importorskip("pypdfium2")
@@ -336,7 +337,9 @@ def test_pieces_pdf_has_one_piece_per_page_with_trim_and_bleed_boxes(tmp_path: P
     pdf = tmp_path / "pieces.pdf"
     assert run_cli("export", "pieces", str(HEXFIX), "-o", str(pdf), extra_path=[PYLIB]).returncode == 0
     reader = pypdf.PdfReader(str(pdf))
-    assert len(reader.pages) == 2 * len(_unique_pieces(HEXFIX)) + 1  # units front and back, the reference card
+    boards = len(read_layouts(HEXFIX / "templates")[0].boards)
+    assert boards  # units front and back, the reference card, then each board whole
+    assert len(reader.pages) == 2 * len(_unique_pieces(HEXFIX)) + 1 + boards
     for page in reader.pages:
         bleed, trim = page.bleedbox, page.trimbox
         assert float(bleed.width) == pytest.approx(float(page.mediabox.width), abs=1e-3)
@@ -353,6 +356,8 @@ def test_export_tts_writes_decks_tabletop_simulator_reads_with_every_card(tmp_pa
     assert isinstance(save["ObjectStates"], list) and save["ObjectStates"]
     seen: dict[str, int] = {}
     for obj in save["ObjectStates"]:
+        if obj["Name"] == "Custom_Board":  # boards: tests/test_export_boards.py
+            continue
         cards = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
         if obj["Name"] == "DeckCustom":
             assert obj["DeckIDs"] == [c["CardID"] for c in cards]

@@ -41,6 +41,7 @@ class Piece:
     back_page: int | None  # None: no back design
     deck: str  # what TTS groups by: the back design's name, or the kind
     back_key: str | None = None  # the back's form: shared by a deck, or one per piece
+    board: bool = False  # a board of the layouts file: one page, whole (never tiled over sheets)
 
 
 @dataclass
@@ -59,7 +60,7 @@ def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float, cmyk: bool = False) -> t
 
     from toolkit.pnp.cmyk import as_cmyk
 
-    from toolkit.pnp.document import BackForm, _back_key, _render, prepare
+    from toolkit.pnp.document import BackForm, Target, _back_key, _render, base_context, prepare
     from toolkit.pnp.fonts import register_fonts
     from toolkit.pnp.furniture import version_mark
     from toolkit.pnp.units import mm
@@ -102,6 +103,11 @@ def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float, cmyk: bool = False) -> t
         deck = face.design.back if face.design.back and face.design.back != "front" else face.group
         pieces.append(Piece(face.item_id, face.group, str(face.ctx.get("name", face.item_id)), face.copies,
                             face.design.size, front, back, deck, key))
+    for bname, design in prepared.boards.items():  # whole, at full size: a shop prints it on one sheet
+        board = prepared.layouts.boards[bname]
+        target = Target(f"board '{bname}'", board.where.file, board.where.line)
+        page_no = one_page(design, base_context(loaded), target, True)
+        pieces.append(Piece(bname, "board", board.title or bname, 1, design.size, page_no, None, "board", board=True))
     diags = sorted(prepared.env.collector.diagnostics, key=Diagnostic.sort_key)
     if any(d.severity is Severity.ERROR for d in diags):
         return b"", [], diags
@@ -169,6 +175,16 @@ def _transform(x: float) -> dict[str, float]:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
+TTS_MAX_PIXELS = 4096
+"""Tabletop Simulator's advice for the longer side of an image (a texture); larger ones may not load."""
+
+
+def _fit_dpi(dpi: int, size_mm: tuple[float, float]) -> int:
+    """``dpi``, or less when an image of ``size_mm`` would pass TTS_MAX_PIXELS on a side."""
+    longest = max(size_mm) / 25.4
+    return max(1, min(dpi, int((TTS_MAX_PIXELS - TTS_COLUMNS) / longest))) if longest > 0 else dpi  # less the rounding of each piece
+
+
 def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportResult:
     """Deck sheets, back images and ``<game>.json`` (a TTS saved object) into ``out_dir``."""
     import pypdfium2 as pdfium
@@ -182,8 +198,10 @@ def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportRe
     game_id = loaded.game.id if loaded.game else "game"
     decks: dict[str, list[Piece]] = {}
     for p in pieces:
-        decks.setdefault(f"{p.deck}@{p.size[0]:g}x{p.size[1]:g}", []).append(p)
+        if not p.board:
+            decks.setdefault(f"{p.deck}@{p.size[0]:g}x{p.size[1]:g}", []).append(p)
     objects: list[dict[str, Any]] = []
+    guids = iter(range(1, 1 << 24))  # every object and card its own GUID (TTS expects them unique)
     sheet_id = 0
     for n, (deck, members) in enumerate(decks.items()):
         name = deck.split("@")[0]
@@ -195,10 +213,11 @@ def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportRe
         for start in range(0, len(members), per_sheet):
             chunk = members[start:start + per_sheet]
             sheet_id += 1
-            fronts = [_render_page(pdf, p.front_page, dpi) for p in chunk]
-            cw, ch = fronts[0].size
             cols = min(TTS_COLUMNS, max(2, len(chunk)))  # TTS reads sheets of at least 2 x 2
             rows = max(2, -(-len(chunk) // cols))
+            sheet_dpi = _fit_dpi(dpi, (chunk[0].size[0] * cols, chunk[0].size[1] * rows))
+            fronts = [_render_page(pdf, p.front_page, sheet_dpi) for p in chunk]
+            cw, ch = fronts[0].size
             face_sheet = Image.new("RGB", (cw * cols, ch * rows), "white")
             for i, im in enumerate(fronts):
                 face_sheet.paste(im.resize((cw, ch)), ((i % cols) * cw, (i // cols) * ch))
@@ -207,11 +226,11 @@ def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportRe
                 back_sheet = Image.new("RGB", face_sheet.size, "white")
                 for i, p in enumerate(chunk):
                     if p.back_page is not None:
-                        back_sheet.paste(_render_page(pdf, p.back_page, dpi).resize((cw, ch)),
+                        back_sheet.paste(_render_page(pdf, p.back_page, sheet_dpi).resize((cw, ch)),
                                          ((i % cols) * cw, (i // cols) * ch))
                 back_path = _save_png(back_sheet, out_dir / f"{_safe(game_id)}-{_safe(name)}-{sheet_id}-backs.png", 72)
             elif chunk[0].back_page is not None:
-                back_path = _save_png(_render_page(pdf, chunk[0].back_page, dpi).resize((cw, ch)),
+                back_path = _save_png(_render_page(pdf, chunk[0].back_page, sheet_dpi).resize((cw, ch)),
                                       out_dir / f"{_safe(game_id)}-{_safe(name)}-back.png", 72)
             else:
                 back_path = _save_png(Image.new("RGB", (cw, ch), "#808080"),
@@ -226,14 +245,24 @@ def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportRe
                     ids.append(card_id)
                     cards.append({"Name": "Card", "Nickname": p.name, "Description": f"{p.kind} '{p.item_id}'",
                                   "CardID": card_id, "CustomDeck": {str(sheet_id): entry},
-                                  "Transform": _transform(n * 4.0), "GUID": f"{card_id:06x}{len(cards):04x}"[-6:]})
+                                  "Transform": _transform(n * 4.0), "GUID": f"{next(guids):06x}"})
         if len(cards) == 1:
             obj = {**cards[0], "Nickname": cards[0]["Nickname"]}
         else:
             obj = {"Name": "DeckCustom", "Nickname": name, "Description": f"{game_id}: {len(cards)} cards",
                    "Transform": _transform(n * 4.0), "DeckIDs": ids, "CustomDeck": custom,
-                   "ContainedObjects": cards, "GUID": f"d{n:05x}"}
+                   "ContainedObjects": cards, "GUID": f"{next(guids):06x}"}
         objects.append(obj)
+    for p in pieces:
+        if p.board:  # a board is one picture on the table, at most TTS_MAX_PIXELS on its longer side
+            image = _render_page(pdf, p.front_page, _fit_dpi(dpi, p.size))
+            path = _save_png(image, out_dir / f"{_safe(game_id)}-board-{_safe(p.item_id)}.png", 72)
+            result.files.append(path)
+            objects.append({"Name": "Custom_Board", "Nickname": p.name, "Description": f"board '{p.item_id}'",
+                            "Transform": {**_transform(0.0), "posZ": -12.0, "rotZ": 0.0}, "Locked": True,
+                            "CustomImage": {"ImageURL": path.resolve().as_uri(), "ImageSecondaryURL": "",
+                                            "WidthScale": 0.0},
+                            "GUID": f"{next(guids):06x}"})
     save = {"SaveName": loaded.game.title if loaded.game else game_id, "GameMode": "", "Date": "", "Table": "",
             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
