@@ -383,7 +383,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
     return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), problems
 
 
-def _readable(design: Design, file: str) -> list[Element]:
+def readable_elements(design: Design, file: str) -> list[Element]:
     """The boxes of ``design`` a player reads (text, icons, values), for the safe-zone check."""
     return [Element(b.type, f"{b.type} box '{b.props['name']}'" if b.props.get("name") else f"{b.type} box {i + 1}",
                     b.x, b.y, b.w, b.h, file, *b.at)
@@ -397,7 +397,7 @@ def _safe_zone(sections: dict[str, dict[str, Design]], file: str) -> list[Diagno
     for section, label in (("kinds", "kind"), ("extras", "extra")):
         for design in sections[section].values():
             found += check_design(f"{label} '{design.name}'", design.size, safe_margin(design),
-                                  _readable(design, file), cut=cut_of(design.boxes, design.size, design.cut))
+                                  readable_elements(design, file), cut=cut_of(design.boxes, design.size, design.cut))
     fronts = list(sections["kinds"].values()) + list(sections["extras"].values())
     for bname, back in sections["backs"].items():
         reported: set[tuple[int, int]] = set()
@@ -406,7 +406,7 @@ def _safe_zone(sections: dict[str, dict[str, Design]], file: str) -> list[Diagno
                 continue
             margin = safe_margin(front) if back.safe_margin is None else back.safe_margin
             cut = back.cut or cut_of(front.boxes, front.size, front.cut)  # the back of a piece is cut with it
-            todo = [el for el in _readable(back, file) if (el.line, el.col) not in reported]
+            todo = [el for el in readable_elements(back, file) if (el.line, el.col) not in reported]
             for d in check_design(f"back '{bname}'", front.size, margin, todo, f" like the fronts of '{front.name}'",
                                   cut):
                 reported.add((d.line, d.col))
