@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
+from toolkit.pnp.cmyk import set_text_fill
 from toolkit.pnp.drawnonce import DrawnOnce
 
 ICON_FILE = "icons.yaml"
@@ -100,14 +101,20 @@ def _paint(value: Any, ink: Ink) -> Ink | None:
 def _draw_shape(c: Any, s: dict[str, Any], ink: Ink) -> None:
     fill, stroke = _paint(s.get("fill"), ink), _paint(s.get("stroke"), ink)
     if fill is not None:
-        c.setFillColorRGB(*fill)
+        if s.get("fill") == "ink":  # drawn like the text around it (black ink alone when near-black)
+            set_text_fill(c, fill)
+        else:
+            c.setFillColorRGB(*fill)
     if stroke is not None:
-        c.setStrokeColorRGB(*stroke)
+        if s.get("stroke") == "ink":
+            set_text_fill(c, stroke, stroke=True)
+        else:
+            c.setStrokeColorRGB(*stroke)
         c.setLineWidth(float(s.get("width", 5)))
         c.setLineCap({"butt": 0, "round": 1, "square": 2}[s.get("cap", "butt")])
     f, st = int(fill is not None), int(stroke is not None)
     if "text" in s:
-        _text(c, s, fill or ink)
+        _text(c, s, fill or ink, s.get("fill") in (None, "ink"))
     elif "circle" in s:
         c.circle(*s["circle"], stroke=st, fill=f)
     elif "rect" in s:
@@ -156,14 +163,17 @@ def _path(c: Any, d: str) -> Any:
     return p
 
 
-def _text(c: Any, s: dict[str, Any], ink: Ink) -> None:
+def _text(c: Any, s: dict[str, Any], ink: Ink, text_ink: bool) -> None:
     from toolkit.pnp.fonts import FONTS
 
     x, y = s["at"]
     c.saveState()
     c.translate(x, y)
     c.scale(1, -1)  # text stays upright inside the y-down icon box
-    c.setFillColorRGB(*ink)
+    if text_ink:
+        set_text_fill(c, ink)
+    else:
+        c.setFillColorRGB(*ink)
     c.setFont(FONTS[s.get("font", "bold")], float(s.get("size", 30)))
     c.drawCentredString(0, 0, str(s["text"]))
     c.restoreState()
