@@ -371,6 +371,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             if progress:
                 progress(0)
         report.pages = total
+        for d in env.icons.hairlines():
+            env.collector.add(d)
         report.diagnostics = sorted(env.collector.diagnostics, key=Diagnostic.sort_key)
         if not report.ok:
             return report

@@ -9,6 +9,7 @@ icon stays vector, crisp at any print size. An unknown name is drawn as a red '?
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,8 @@ class Icon:
     word: str = ""
     group: str = ""
     group_legend: str = ""
+    #: The thinnest line it strokes: (width in box units, line, column of that width in icons.yaml).
+    thin: tuple[float, int, int] | None = None
 
 
 @dataclass
@@ -47,6 +50,9 @@ class IconSet:
     """A game's icons by name; ``draw`` places one in a square on a ReportLab canvas."""
 
     icons: dict[str, Icon] = field(default_factory=dict)
+    file: str = ICON_FILE  # icons.yaml as messages name it
+    #: The smallest size (pt) each icon with strokes has been drawn at: see ``hairlines``.
+    smallest: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     #: The operators of each (icon, ink) in its 100 × 100 box: a game prints the same few icons
     #: hundreds of times (see toolkit.pnp.drawnonce).
@@ -63,6 +69,8 @@ class IconSet:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
         shapes = icon.shapes if icon else _UNKNOWN
+        if icon is not None and icon.thin is not None and size < self.smallest.get(name, math.inf):
+            self.smallest[name] = size
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
@@ -70,6 +78,41 @@ class IconSet:
         c.restoreState()
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
+
+
+    def hairlines(self) -> list[Diagnostic]:
+        """HK414 for each icon whose thinnest line, at the smallest size it was drawn, is thinner
+        than a press prints (a line of 3 box units is 0.22 pt in a 2.6 mm icon, inline in 7 pt text)."""
+        from toolkit.diagnostics import warning
+        from toolkit.pnp.layoutfile import HAIRLINE_PT
+
+        found = []
+        for name, size in sorted(self.smallest.items()):
+            thin = self.icons[name].thin
+            assert thin is not None
+            width, line, col = thin
+            printed = width * size / 100
+            if printed < HAIRLINE_PT - 1e-6:
+                found.append(warning(
+                    "HK414",
+                    f"icon '{name}' is printed as small as {size * 25.4 / 72:.1f} mm, where its line of width "
+                    f"{width:g} is {printed:.2f} pt, too thin to print reliably (presses hold {HAIRLINE_PT:g} pt and up)",
+                    self.file, line, col,
+                    f"give the line a width of {math.ceil(HAIRLINE_PT * 100 / size * 2) / 2:g} or more, or print the "
+                    "icon larger"))
+        return found
+
+
+def _thinnest(shapes: list[dict[str, Any]], pos: Callable[[int, bool], tuple[int, int]]) -> tuple[float, int, int] | None:
+    """The thinnest stroked line of an icon's shapes and where its width is written (``pos(i, has_width)``)."""
+    best = None
+    for i, shape in enumerate(shapes):
+        if shape.get("stroke") in (None, "none"):
+            continue
+        width = float(shape.get("width", 5))
+        if width > 0 and (best is None or width < best[0]):
+            best = (width, *pos(i, "width" in shape))
+    return best
 
 
 def _draw_shapes(c: Any, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
@@ -239,12 +282,16 @@ def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconS
     for section in doc.data:  # the file's own order is the legend's order
         if section == "icons":
             for iname, raw in (doc.data.get("icons") or {}).items():
+                def pos(i: int, own: bool, iname: Any = iname) -> tuple[int, int]:
+                    at = doc.pos(("icons", iname, "shapes", i) + (("width",) if own else ()))
+                    return at.line, at.col
                 icons[str(iname)] = Icon(str(iname), str(raw["legend"]), tuple(raw["shapes"]),
-                                         str(raw.get("word", str(iname).replace("-", " "))))
+                                         str(raw.get("word", str(iname).replace("-", " "))),
+                                         thin=_thinnest(list(raw["shapes"]), pos))
         elif section == "dice":
             for dname, raw in (doc.data.get("dice") or {}).items():
                 icons.update(_die_icons(str(dname), raw, doc.pos(("dice", dname, "faces")).line, render))
-    return IconSet(icons), []
+    return IconSet(icons, file=name), []
 
 
 def _die_icons(dname: str, raw: dict[str, Any], faces_line: int, render: Render | None) -> dict[str, Icon]:
