@@ -129,7 +129,8 @@ def board_design(board: Board, columns: int, rows: int, templates: Templates, ct
     """The board as an ordinary design: background, one box per space, coordinates, then its boxes."""
     W, H = board_size(board, columns, rows)
     where = {"fill": board.where, "text": board.where, "icon": board.where, "when": board.where}
-    boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background}, where)]
+    # the background bleeds: a board exported whole for a print shop is cut at its edge like any piece
+    boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background, "bleed": True}, where)]
     if board.grid != "none":
         cells, gw, gh = grid_cells(board, columns, rows)
         for cell in cells:
