@@ -156,3 +156,13 @@ def test_art_becomes_a_cmyk_image_that_keeps_its_transparency(tmp_path: Path) ->
         data = image.get_data()
         opaque = [data[i:i + 4] for i in range(0, len(data), 4) if alpha[i // 4] == 255]
         assert opaque and all(tuple(px) == (170, 85, 0, 102) for px in opaque)  # #336699 as ink
+
+
+@pytest.mark.parametrize("game", ["hordes-and-heroes", "kingdoms", "fantasy-draft", "dice-battles"])
+def test_no_colour_asks_for_more_than_300_percent_ink(tmp_path: Path, game: str) -> None:
+    # shops refuse dark fills over 300 % total ink: the paper cannot take it and sheets set off
+    pdf = tmp_path / "cmyk.pdf"
+    assert run_cli("export", "pieces", game, "--cmyk", "-o", str(pdf)).returncode == 0
+    inks = _colour_ops(pdf)
+    coverage = [sum(float(v) for v in ink.split()) for op in ("k", "K") for ink in inks.get(op, [])]
+    assert coverage and max(coverage) <= 3.0, max(coverage)
