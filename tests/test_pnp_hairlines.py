@@ -103,3 +103,10 @@ def test_an_icon_line_that_prints_at_a_quarter_point_or_more_is_clean(tmp_path: 
 @pytest.mark.parametrize("game", ["hordes-and-heroes", "kingdoms", "fantasy-draft", "dice-battles"])
 def test_shipped_icons_print_no_hairlines(game: str, tmp_path: Path) -> None:
     assert _pnp_hk414(Path(game), tmp_path, "pnp") == []
+
+
+def test_validate_finds_it_from_the_laid_out_text_without_printing(tmp_path: Path) -> None:
+    folder = _game_with_icon(tmp_path, "2")
+    (d,) = _hk414(folder)
+    assert d["file"].endswith("templates/icons.yaml") and d["line"] == 6
+    assert run_cli("validate", str(folder), "--strict").returncode == 1

@@ -172,6 +172,8 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
     _check_backs(prepared, loaded)
     for d in unexplained_icons(prepared.env.used_icons, prepared.env.icons, prepared.layouts):
         prepared.env.collector.add(d)
+    for d in prepared.env.icons.hairlines():
+        prepared.env.collector.add(d)
     return prepared.env.collector.diagnostics
 
 

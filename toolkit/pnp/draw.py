@@ -231,7 +231,9 @@ def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     if fitted.overflow:
         _overflow(env, target, box, index, min_size)
     _too_small(env, target, box, index, fitted.size)
-    if c is not None:
+    if c is None:
+        richtext.note_icons(fitted, env.icons)  # validate: the sizes icons print at (hairlines)
+    else:
         ink = _ink(env, box, "colour", ctx, target, env.defaults.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
                       str(box.props.get("valign", "top")), ink, env.icons)
@@ -335,9 +337,11 @@ def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     if not name:
         return
     _check_icons(f":{name}:", box, "icon", env, target)
-    if c is not None:
+    s = min(w, h)
+    if c is None:
+        env.icons.note(name, s)
+    else:
         ink = _ink(env, box, "colour", ctx, target, _DEFAULT_INK) or (0, 0, 0)
-        s = min(w, h)
         env.icons.draw(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
 
 
@@ -535,6 +539,8 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         _overflow(env, target, box, index, min_size)
     _too_small(env, target, box, index, s)
     if c is None:
+        for f in laid:
+            richtext.note_icons(f, env.icons)
         return
     ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
     for ci, col in enumerate(cols):

@@ -69,8 +69,7 @@ class IconSet:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
         shapes = icon.shapes if icon else _UNKNOWN
-        if icon is not None and icon.thin is not None and size < self.smallest.get(name, math.inf):
-            self.smallest[name] = size
+        self.note(name, size)
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
@@ -79,6 +78,12 @@ class IconSet:
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
 
+
+    def note(self, name: str, size: float) -> None:
+        """Note that icon ``name`` prints ``size`` pt wide (drawn, or laid out by validate): see ``hairlines``."""
+        icon = self.icons.get(name)
+        if icon is not None and icon.thin is not None and size < self.smallest.get(name, math.inf):
+            self.smallest[name] = size
 
     def hairlines(self) -> list[Diagnostic]:
         """HK414 for each icon whose thinnest line, at the smallest size it was drawn, is thinner

@@ -244,6 +244,14 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
             _flush(c, run, run_font, s, run_x, base)
 
 
+def note_icons(fitted: Fitted, icons: IconSet) -> None:
+    """Note the size every inline icon of laid-out text prints at (what ``draw`` would draw)."""
+    for line in fitted.lines:
+        for _off, p, _space in line.pieces:
+            if p.icon:
+                icons.note(p.text, ICON_EM * fitted.size)
+
+
 def _flush(c: Any, run: list[str], font: str, size: float, x: float, y: float) -> None:
     c.setFont(font, size)
     c.drawString(x, y, "".join(run))
