@@ -88,3 +88,25 @@ def test_tts_save_holds_each_board_and_no_image_passes_4096_pixels(tmp_path: Pat
         assert max(size) <= 4096, (url, size)
     faces = [Image.open(e["FaceURL"][len("file://"):]).size for o in objects for e in o.get("CustomDeck", {}).values()]
     assert max(w for w, _ in faces) > 3000  # the army sheet kept as much detail as the limit allows
+
+
+def test_a_boards_background_reaches_into_its_bleed_on_every_side(tmp_path: Path) -> None:
+    # a print shop cuts the board at its trim with a drift of a millimetre or so: what lies beyond
+    # the trim must be the board's own colour, never white paper
+    pypdfium2 = pytest.importorskip("pypdfium2")
+    pdf = tmp_path / "pieces.pdf"
+    assert run_cli("export", "pieces", GAME, "-o", str(pdf)).returncode == 0
+    boards = _boards(GAME)
+    document = pypdfium2.PdfDocument(str(pdf))
+    for index, board in zip(range(len(document) - len(boards), len(document)), boards.values()):
+        image = document[index].render(scale=72 / 72).to_pil().convert("RGB")
+        w, h = image.size
+        background = tuple(int(board.background[i:i + 2], 16) for i in (1, 3, 5))
+        bleed_px = 3 * MM  # 3 mm at 72 dpi, in pixels
+        edge = int(bleed_px / 2)  # the middle of the bleed strip on each side
+        samples = [(edge, y) for y in range(int(bleed_px), h - int(bleed_px), 7)] + \
+                  [(w - 1 - edge, y) for y in range(int(bleed_px), h - int(bleed_px), 7)] + \
+                  [(x, edge) for x in range(int(bleed_px), w - int(bleed_px), 7)] + \
+                  [(x, h - 1 - edge) for x in range(int(bleed_px), w - int(bleed_px), 7)]
+        off = [p for p in samples if max(abs(a - b) for a, b in zip(image.getpixel(p), background)) > 8]
+        assert not off, f"{len(off)} of {len(samples)} bleed samples are not the board's colour, e.g. {off[:3]}"

@@ -219,3 +219,118 @@ def test_shipped_games_keep_what_is_read_inside_the_safe_zone(name: str) -> None
     code, diags = _validate(Path(name), "--strict")
     assert [d for d in diags if d["code"] == "HK415"] == []
     assert code == 0, diags
+
+
+# --- round and hexagonal cuts ----------------------------------------------------------------
+
+def _chit(game: Path, head: str, boxes: str) -> int:
+    """Make the game's card a 24 mm chit: ``head`` (design properties) and ``boxes`` (YAML lines);
+    returns the line of the first of ``boxes``."""
+    path = _layouts(game)
+    text = path.read_text()
+    text = text[: text.index("kinds:")] + "kinds:\n  card:\n    size: [24, 24]\n" + head
+    start = text.count("\n") + 2
+    path.write_text(text + "    boxes:\n" + boxes)
+    return start
+
+
+ROUND_BG = '      - {type: ellipse, x: 0, y: 0, w: 24, h: 24, fill: "#f4efe1", bleed: true}\n'
+# 2 mm from every edge of the square trim: fine on a square counter, its corners lie 1.3 mm
+# outside a round cut of the same size
+CORNER_TEXT = '      - {type: text, name: value, x: 2, y: 2, w: 20, h: 20, text: "{{ steps }}", size: 12}\n'
+
+
+def test_a_round_chit_is_judged_against_its_round_cut(game: Path) -> None:
+    line = _chit(game, "", ROUND_BG + CORNER_TEXT) + 1
+    (d,) = _hk415(game)
+    assert d["line"] == line
+    assert "text box 'value' of kind 'card'" in d["message"]
+    assert "2 mm safe margin inside the round cut" in d["message"]
+    # the box's corner lies 10 * sqrt(2) = 14.1 mm from the centre, the cut 12 mm: 2.1 mm beyond it
+    assert "4.1 mm at the top-left corner (2.1 mm of it beyond the trim)" in d["message"]
+    assert "a round 24 x 24 mm piece" in d["message"]
+
+
+def test_the_same_box_on_a_square_counter_is_clean(game: Path) -> None:
+    _chit(game, "", '      - {type: rect, x: 0, y: 0, w: 24, h: 24, fill: "#f4efe1", bleed: true}\n' + CORNER_TEXT)
+    assert _hk415(game) == []
+
+
+def test_a_box_inside_the_circle_less_the_margin_is_clean_on_a_round_chit(game: Path) -> None:
+    # corners 7 mm across and down from the centre: 9.9 mm, inside the 10 mm the 2 mm margin leaves
+    _chit(game, "", ROUND_BG + '      - {type: text, x: 5, y: 5, w: 14, h: 14, text: "{{ steps }}", size: 12}\n')
+    assert _hk415(game) == []
+
+
+def test_a_declared_cut_overrides_what_the_background_suggests(game: Path) -> None:
+    # a round background printed on a square-cut counter: the layout says it is cut square
+    _chit(game, "    cut: rectangle\n", ROUND_BG + CORNER_TEXT)
+    assert _hk415(game) == []
+
+
+@pytest.mark.parametrize(("cut", "corner_box", "edge_box"), [
+    # pointy top: corners at top and bottom centre, flat sides left and right
+    ("hex", "{x: 3, y: 3, w: 18, h: 4}", "{x: 2.5, y: 10, w: 19, h: 4}"),
+    # flat top: flat at top and bottom, corners at left and right middle
+    ("hex-flat", "{x: 3, y: 3, w: 4, h: 18}", "{x: 10, y: 2.5, w: 4, h: 19}"),
+])
+def test_a_hex_tile_is_judged_against_its_hexagon(game: Path, cut: str, corner_box: str, edge_box: str) -> None:
+    def box(name: str, geometry: str) -> str:
+        return f'      - {{type: text, name: {name}, {geometry[1:-1]}, text: "{{{{ steps }}}}", size: 7}}\n'
+
+    _chit(game, f"    cut: {cut}\n", box("slanted", corner_box) + box("flat", edge_box))
+    found = _hk415(game)
+    # 'slanted' keeps 3 mm from the square trim but sits in the hexagon's cut-away corners;
+    # 'flat' keeps 2.5 mm from the hexagon's flat sides and its ends stay clear of the slants
+    assert [("box 'slanted'" in d["message"], "inside the hex cut" in d["message"]) for d in found] == [(True, True)]
+    assert "a hexagonal 24 x 24 mm piece" in found[0]["message"]
+
+
+def test_a_hex_background_makes_a_hex_tile(game: Path) -> None:
+    _chit(game, "", '      - {type: hex, x: 0, y: 0, w: 24, h: 24, fill: "#f4efe1"}\n'
+          '      - {type: text, name: top, x: 3, y: 3, w: 18, h: 4, text: "{{ steps }}", size: 7}\n')
+    (d,) = _hk415(game)
+    assert "inside the hex cut" in d["message"] and "top-left corner" in d["message"]
+
+
+def test_the_back_of_a_round_chit_is_judged_against_the_same_circle(game: Path) -> None:
+    path = _layouts(game)
+    text = path.read_text().replace("w: 63, h: 88, fill: \"#2f5d50\"", "w: 24, h: 24, fill: \"#2f5d50\"")
+    text = text.replace('{type: text, x: 6, y: 38, w: 51, h: 12,', '{type: text, x: 2, y: 16, w: 20, h: 6,')
+    path.write_text(text)
+    _chit(game, "    back: path-deck\n", ROUND_BG)
+    (d,) = _hk415(game)
+    assert "back 'path-deck'" in d["message"] and "round cut" in d["message"] and "bottom-left corner" in d["message"]
+
+
+def test_an_unknown_cut_is_hk404_at_its_value(game: Path) -> None:
+    line = _chit(game, "    cut: oval\n", ROUND_BG) - 2  # the line above "boxes:"
+    code, diags = _validate(game)
+    assert code == 1
+    (d,) = [d for d in diags if d["code"] == "HK404"]
+    assert (d["line"], d["col"]) == (line, len("    cut: ") + 1)
+    assert "unknown cut 'oval'" in d["message"] and "round" in d["hint"]
+
+
+def test_preview_safe_draws_a_round_chits_cut_and_zone_as_circles(game: Path, tmp_path: Path) -> None:
+    _chit(game, "", ROUND_BG)
+    out = tmp_path / "chit.png"
+    assert run_cli("preview", str(game), "stride", "-o", str(out), "--dpi", "600", "--safe").returncode == 0
+    image = Image.open(out).convert("RGB")
+    px_per_mm = 600 / 25.4
+
+    def has(colour: str, x_mm: float, y_mm: float, radius_mm: float = 0.6) -> bool:
+        """Whether a pixel of the overlay's red or blue lies within ``radius_mm`` of the point (bleed included)."""
+        cx, cy, r = (x_mm + 3) * px_per_mm, (y_mm + 3) * px_per_mm, radius_mm * px_per_mm
+        for x in range(int(cx - r), int(cx + r) + 1):
+            for y in range(int(cy - r), int(cy + r) + 1):
+                p = image.getpixel((x, y))
+                if (colour == "red" and p[0] > 150 and p[1] < 110 and p[2] < 110) or \
+                        (colour == "blue" and p[2] > 150 and p[0] < 110):
+                    return True
+        return False
+
+    diagonal = 12 - 12 / 2 ** 0.5  # where the circle crosses the diagonal, mm from the trim's corner
+    inner = 12 - 10 / 2 ** 0.5  # the same for the circle 2 mm inside
+    assert has("red", diagonal, diagonal) and not has("red", 0, 0)
+    assert has("blue", inner, inner, 1.2) and not has("blue", 2, 2)

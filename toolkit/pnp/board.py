@@ -12,6 +12,7 @@ line is the glue strip (its targets are covered). Nothing of either lands on the
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import string
 from dataclasses import dataclass
@@ -128,7 +129,8 @@ def board_design(board: Board, columns: int, rows: int, templates: Templates, ct
     """The board as an ordinary design: background, one box per space, coordinates, then its boxes."""
     W, H = board_size(board, columns, rows)
     where = {"fill": board.where, "text": board.where, "icon": board.where, "when": board.where}
-    boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background}, where)]
+    # the background bleeds: a board exported whole for a print shop is cut at its edge like any piece
+    boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background, "bleed": True}, where)]
     if board.grid != "none":
         cells, gw, gh = grid_cells(board, columns, rows)
         for cell in cells:
@@ -214,6 +216,14 @@ class BoardPlan:
     seams_y: list[tuple[float, float]]
     origin: tuple[float, float]  # where a window's bottom-left sits on the paper
     turned: bool = False  # the board is printed turned a quarter (fewer sheets that way)
+    cuts_x: tuple[float, ...] = ()  # where each seam is cut (board mm); empty: the middle of its strip
+    cuts_y: tuple[float, ...] = ()
+
+    def cut_x(self, i: int) -> float:
+        return self.cuts_x[i] if self.cuts_x else sum(self.seams_x[i]) / 2
+
+    def cut_y(self, i: int) -> float:
+        return self.cuts_y[i] if self.cuts_y else sum(self.seams_y[i]) / 2
 
 
 def _split(total: float, avail: float, overlap: float) -> list[float]:
@@ -224,8 +234,32 @@ def _split(total: float, avail: float, overlap: float) -> list[float]:
     return [i * step for i in range(n)]
 
 
-def plan_board(size: tuple[float, float], overlap: float, paper: tuple[float, float]) -> BoardPlan:
-    """Windows onto a board of ``size`` mm: as few sheets as fit, every window inside the safe area."""
+Rect = tuple[float, float, float, float]  # left, bottom, right, top in board mm (y up)
+
+
+def _place_cut(strip: tuple[float, float], overlap: float, keep_clear: list[tuple[float, float]]) -> float:
+    """Where to cut an overlap strip: its middle, unless that runs through something to read; then
+    the nearest place that does not, leaving at least half the overlap for glue and for waste.
+    The middle when nowhere is clear (the safe-zone check then reports what it runs through)."""
+    a, b = strip
+    lo, hi, mid = a + overlap / 2, b - overlap / 2, (a + b) / 2
+    if lo > hi:
+        return mid
+
+    def clear(x: float) -> bool:
+        return all(not (k0 < x < k1) for k0, k1 in keep_clear)
+
+    candidates = [mid] + [edge for k in keep_clear for edge in k if lo <= edge <= hi] + [lo, hi]
+    fine = [x for x in candidates if lo <= x <= hi and clear(x)]
+    return min(fine, key=lambda x: (abs(x - mid), x)) if fine else mid
+
+
+def plan_board(size: tuple[float, float], overlap: float, paper: tuple[float, float],
+               keep_clear: list[Rect] | None = None) -> BoardPlan:
+    """Windows onto a board of ``size`` mm: as few sheets as fit, every window inside the safe area.
+
+    ``keep_clear`` are the board's areas that must not be cut (what is read, grown by its safe
+    margin): each seam is cut where it crosses none of them, if its overlap strip allows."""
     W, H = paper
     bw, bh = size
     aw, ah = W - 2 * PAGE_MARGIN, H - 2 * PAGE_MARGIN - FOOTER_BAND
@@ -239,7 +273,24 @@ def plan_board(size: tuple[float, float], overlap: float, paper: tuple[float, fl
     seams_x = [(xs[i + 1], xs[i] + ww) for i in range(len(xs) - 1)]
     seams_y = [(ys[i + 1], ys[i] + wh) for i in range(len(ys) - 1)]
     origin = ((W - ww) / 2, PAGE_MARGIN + FOOTER_BAND + (ah - wh) / 2)
-    return BoardPlan(bw, bh, len(xs), len(ys), windows, seams_x, seams_y, origin)
+    rects = keep_clear or []
+    cuts_x = tuple(_place_cut(seam, overlap, [(r[0], r[2]) for r in rects]) for seam in seams_x)
+    cuts_y = tuple(_place_cut(seam, overlap, [(r[1], r[3]) for r in rects]) for seam in seams_y)
+    return BoardPlan(bw, bh, len(xs), len(ys), windows, seams_x, seams_y, origin, cuts_x=cuts_x, cuts_y=cuts_y)
+
+
+def choose_plan(size: tuple[float, float], overlap: float, paper: tuple[float, float],
+                keep_clear: list[Rect] | None = None) -> tuple[BoardPlan, int]:
+    """The board's plan on ``paper``, turned a quarter when that needs fewer sheets (fewer to cut
+    and glue), and how many sheets it would take upright. ``keep_clear`` as for ``plan_board``,
+    in the board's own (upright) millimetres."""
+    plan = plan_board(size, overlap, paper, keep_clear)
+    # turned a quarter anticlockwise: the board's x runs up the sheets, its y (from the bottom) leftwards
+    turned_clear = [(size[1] - r[3], r[0], size[1] - r[1], r[2]) for r in keep_clear or []]
+    turned = plan_board((size[1], size[0]), overlap, paper, turned_clear)
+    if len(turned.windows) < len(plan.windows):
+        return dataclasses.replace(turned, turned=True), len(plan.windows)
+    return plan, len(plan.windows)
 
 
 def _target(c: Any, x: float, y: float) -> None:
@@ -268,14 +319,14 @@ def seam_strips(plan: BoardPlan, win: Window) -> list[tuple[str, str, float, flo
     """
     ox, oy = plan.origin
     out = []
-    for a, b in plan.seams_x:
-        mid = (a + b) / 2
+    for i, (a, b) in enumerate(plan.seams_x):
+        mid = plan.cut_x(i)
         if abs(win.bx - a) < 1e-6:  # the strip is on this sheet's left edge: this sheet goes on top
             out.append(("waste", "x", ox, oy, ox + mid - a, oy + win.h))
         elif abs(win.bx + win.w - b) < 1e-6:
             out.append(("glue", "x", ox + mid - win.bx, oy, ox + win.w, oy + win.h))
-    for a, b in plan.seams_y:
-        mid = (a + b) / 2
+    for i, (a, b) in enumerate(plan.seams_y):
+        mid = plan.cut_y(i)
         if abs(win.by - a) < 1e-6:  # strip along this sheet's bottom edge: on top of the sheet below
             out.append(("waste", "y", ox, oy, ox + win.w, oy + mid - a))
         elif abs(win.by + win.h - b) < 1e-6:
@@ -321,3 +372,81 @@ def draw_board_page(c: Any, form: str, plan: BoardPlan, win: Window) -> None:
     c.setStrokeColorRGB(0.4, 0.4, 0.4)
     c.setLineWidth(0.3)
     c.rect(mm(ox), mm(oy), mm(win.w), mm(win.h), stroke=1, fill=0)
+
+
+# --- what is read stays clear of the board's cuts (HK415) -------------------------------------
+
+def _readable_boxes(board: Board) -> list[tuple[int, Box]]:
+    from toolkit.pnp.safezone import READABLE_TYPES
+
+    return [(i, b) for i, b in enumerate(board.boxes) if b.type in READABLE_TYPES]
+
+
+def keep_clear(board: Board, size: tuple[float, float], margin: float) -> list[Rect]:
+    """The board's own text, icon and value boxes grown by ``margin``, in board mm with y up:
+    where no seam between sheets may be cut."""
+    from toolkit.pnp.safezone import footprint
+
+    H = size[1]
+    out = []
+    for _, b in _readable_boxes(board):
+        left, top, right, bottom = footprint(b.type, b.x, b.y, b.w, b.h)
+        out.append((left - margin, H - bottom - margin, right + margin, H - top + margin))
+    return out
+
+
+def _seams(plan: BoardPlan, height: float) -> list[tuple[str, float, int, str]]:
+    """Each cut between sheets: (axis in the plan, where, seam index, how the board's layout names it)."""
+    out = []
+    for i in range(len(plan.seams_x)):
+        c = plan.cut_x(i)
+        # turned: the plan's x runs down the board (its y from the top)
+        out.append(("x", c, i, f"y = {c:.1f} mm" if plan.turned else f"x = {c:.1f} mm"))
+    for i in range(len(plan.seams_y)):
+        c = plan.cut_y(i)
+        out.append(("y", c, i, f"x = {c:.1f} mm" if plan.turned else f"y = {height - c:.1f} mm"))
+    return out
+
+
+def _between(plan: BoardPlan, axis: str, i: int) -> str:
+    if axis == "x":
+        return f"sheets {i + 1} and {i + 2} of each row"
+    rows = len(plan.seams_y) + 1
+    return f"sheet rows {chr(63 + rows - i)} and {chr(64 + rows - i)}"
+
+
+def board_safe_zone(board: Board, size: tuple[float, float], papers: dict[str, tuple[float, float]]) -> list[Any]:
+    """HK415 for the board's own readable boxes: too close to the board's outer edge (its cut), or
+    run through by the cut between two of its sheets on any of ``papers`` (seams are placed clear
+    of them when the overlap allows, so this is what no placement could avoid).
+
+    The spaces, their coordinates and the border labels that the grid itself prints are laid out by
+    hordekit and not checked; a grid's spaces are meant to run across seams."""
+    from toolkit.diagnostics import warning
+    from toolkit.pnp.layoutfile import Design, readable_elements
+    from toolkit.pnp.safezone import _mm, check_design, default_safe_margin
+
+    margin = default_safe_margin(size)
+    elements = readable_elements(Design(board.name, size, board.boxes), board.where.file)
+    found = check_design(f"board '{board.name}'", size, margin, elements)
+    rects = keep_clear(board, size, margin)
+    crossings: dict[int, list[str]] = {}
+    for paper_name, paper in papers.items():
+        plan, _ = choose_plan(size, board.overlap, paper, rects)
+        planned = [(size[1] - r[3], r[0], size[1] - r[1], r[2]) for r in rects] if plan.turned else rects
+        for axis, cut, i, named in _seams(plan, size[1]):
+            for n, r in enumerate(planned):
+                lo, hi = (r[0], r[2]) if axis == "x" else (r[1], r[3])
+                if lo + 0.05 < cut < hi - 0.05:
+                    crossings.setdefault(n, []).append(
+                        f"on {paper_name} the cut between {_between(plan, axis, i)} runs at {named}")
+    for n, parts in crossings.items():
+        el = elements[n]
+        found.append(warning(
+            "HK415",
+            f"{el.label} of board '{board.name}' lies on a seam between the sheets the board is printed on, "
+            f"within its {_mm(margin)} mm safe margin: {'; '.join(parts)} (a {_mm(size[0])} x {_mm(size[1])} mm board)",
+            el.file, el.line, el.col,
+            "move the box, or leave a gap between boxes: hordekit cuts each seam where it crosses nothing to read "
+            "when the sheets' overlap allows (docs/pnp.md, \"Boards larger than the paper\")"))
+    return found

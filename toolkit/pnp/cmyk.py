@@ -10,6 +10,10 @@ hordekit's layouts name colours in RGB (#rrggbb), so the export converts them as
 
 The conversion is the plain device one (grey component replacement, no ICC profile): black and
 greys become black ink only, so small text prints in one ink, sharp, with no colour fringes.
+Text in a near-black colour (a warm dark brown as body text, say) would still need three inks,
+and three plates never register perfectly: small type comes out with coloured fringes. Such text
+prints in black ink alone, as dark as the colour looks (``text_ink``), and so do the parts of
+icons drawn in the text's ink (pips, outlines); fills and shapes keep their colour.
 Colours come out near their RGB look; a designer who needs exact press colours proofs them with
 the shop.
 """
@@ -78,3 +82,26 @@ def image_for(canvas: Any, image: Any) -> Any:
     from reportlab.lib.utils import ImageReader
 
     return ImageReader(image)
+
+
+#: Text whose lightest RGB channel is at most this is near-black: printed in black ink alone.
+NEAR_BLACK = 0.25
+
+
+def text_ink(r: float, g: float, b: float) -> tuple[float, float, float, float]:
+    """The CMYK of text in colour (r, g, b): black ink alone, as dark as the colour's luma, when the
+    colour is near-black; else the plain conversion."""
+    if max(r, g, b) <= NEAR_BLACK:
+        return (0.0, 0.0, 0.0, round(1 - (0.299 * r + 0.587 * g + 0.114 * b), 4))
+    return rgb_to_cmyk(r, g, b)
+
+
+def set_text_fill(canvas: Any, rgb: tuple[float, float, float], stroke: bool = False) -> None:
+    """Set the colour text is drawn in (or, with ``stroke``, the outline colour an icon draws in the
+    text's ink): in a CMYK export, ``text_ink`` of it."""
+    if getattr(canvas, "_enforceColorSpace", None) is as_cmyk:
+        from reportlab.lib.colors import CMYKColor
+
+        (canvas.setStrokeColor if stroke else canvas.setFillColor)(CMYKColor(*text_ink(*rgb)))
+    else:
+        (canvas.setStrokeColorRGB if stroke else canvas.setFillColorRGB)(*rgb)

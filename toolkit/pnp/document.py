@@ -17,7 +17,7 @@ from typing import Any, Callable
 from toolkit.diagnostics import Diagnostic, Severity, error
 from toolkit.games import LoadedGame
 from toolkit.paths import display
-from toolkit.pnp.board import BoardPlan, board_design, draw_board_page, plan_board
+from toolkit.pnp.board import BoardPlan, board_design, board_safe_zone, choose_plan, draw_board_page, keep_clear
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
@@ -25,11 +25,14 @@ from toolkit.pnp.furniture import draw_furniture, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
 from toolkit.pnp.glyphs import read_icons
+from toolkit.pnp.safezone import default_safe_margin
 from toolkit.pnp.legend import paginate_faces, unexplained_icons, widen_only
 from toolkit.pnp.templating import Templates, TemplateProblem, Where
 from toolkit.pnp.units import PAPERS, mm
 
 BACK_MODES = ("duplex-long", "duplex-short", "separate", "none")
+#: The papers a board's seams are checked on: a game's PDF is printed on either.
+PAPER_NAMES = {"A4": PAPERS["a4"], "US letter": PAPERS["letter"]}
 Progress = Callable[[int], None]
 
 
@@ -112,6 +115,8 @@ def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared 
             continue
         try:
             prepared.boards[bname] = _board_design(board, templates, base_context(loaded))
+            for d in board_safe_zone(board, prepared.boards[bname].size, PAPER_NAMES):
+                env.collector.add(d)
         except (TemplateProblem, ValueError) as exc:
             message = exc.message if isinstance(exc, TemplateProblem) else str(exc)
             env.collector.add(error("HK403", f"board '{bname}': {message}", board.where.file, board.where.line))
@@ -166,6 +171,8 @@ def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
                 0.0, loaded)
     _check_backs(prepared, loaded)
     for d in unexplained_icons(prepared.env.used_icons, prepared.env.icons, prepared.layouts):
+        prepared.env.collector.add(d)
+    for d in prepared.env.icons.hairlines():
         prepared.env.collector.add(d)
     return prepared.env.collector.diagnostics
 
@@ -242,11 +249,10 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
                 back_pages[len(fronts) - 1] = bp
     for bname, design in prepared.boards.items():
         board = prepared.layouts.boards[bname]
-        plan = plan_board(design.size, board.overlap, paper)
-        turned = plan_board((design.size[1], design.size[0]), board.overlap, paper)
-        if len(turned.windows) < len(plan.windows):  # fewer sheets to cut and glue when turned a quarter
-            notes.append(f"board '{bname}': turned sideways, {len(turned.windows)} sheet(s) instead of {len(plan.windows)}")
-            plan = dataclasses.replace(turned, turned=True)
+        plan, upright = choose_plan(design.size, board.overlap, paper,
+                                    keep_clear(board, design.size, default_safe_margin(design.size)))
+        if plan.turned:  # fewer sheets to cut and glue when turned a quarter
+            notes.append(f"board '{bname}': turned sideways, {len(plan.windows)} sheet(s) instead of {upright}")
         for win in plan.windows:
             label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
             fronts.append(Page(label, board=(bname, plan, win)))
@@ -367,6 +373,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             if progress:
                 progress(0)
         report.pages = total
+        for d in env.icons.hairlines():
+            env.collector.add(d)
         report.diagnostics = sorted(env.collector.diagnostics, key=Diagnostic.sort_key)
         if not report.ok:
             return report

@@ -8,6 +8,7 @@ the bottom-left corner of the bleed area.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -171,7 +172,6 @@ _ARROW = {"right": (-1, 0, 1, 0), "left": (1, 0, -1, 0), "up": (0, -1, 0, 1), "d
 def _arrow(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
            target: Target, data: Any, index: int) -> None:
     """An arrow across the box towards ``direction`` (right, up-left, ...), with a filled head."""
-    import math
 
     stroke = _ink(env, box, "stroke", ctx, target, _DEFAULT_INK)
     if c is None or stroke is None:
@@ -231,7 +231,9 @@ def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     if fitted.overflow:
         _overflow(env, target, box, index, min_size)
     _too_small(env, target, box, index, fitted.size)
-    if c is not None:
+    if c is None:
+        richtext.note_icons(fitted, env.icons)  # validate: the sizes icons print at (hairlines)
+    else:
         ink = _ink(env, box, "colour", ctx, target, env.defaults.get("colour", _DEFAULT_INK)) or (0, 0, 0)
         richtext.draw(c, fitted, font, x, y, w, h, str(box.props.get("align", "left")),
                       str(box.props.get("valign", "top")), ink, env.icons)
@@ -335,13 +337,16 @@ def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
     if not name:
         return
     _check_icons(f":{name}:", box, "icon", env, target)
-    if c is not None:
+    s = min(w, h)
+    if c is None:
+        env.icons.note(name, s)
+    else:
         ink = _ink(env, box, "colour", ctx, target, _DEFAULT_INK) or (0, 0, 0)
-        s = min(w, h)
         env.icons.draw(c, name, x + (w - s) / 2, y + (h - s) / 2, s, ink)
 
 
-ART_DPI = 300  # art is downsampled to this resolution at its printed size
+ART_DPI = 300  # art is downsampled to this resolution at its printed size; coarser art is HK416
+ART_DPI_TOLERANCE = 0.02  # a pixel short of 300 dpi (rounding the box to whole pixels) is no warning
 ART_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 
@@ -369,14 +374,16 @@ def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
         _art_problem(env, target, f"art '{rel}' not found", f"looked for {path}")
     else:
         try:
-            if c is None:
-                _open_art(path)  # validate: the file must be readable
-            else:
-                _draw_art(c, path, x, y, w, h)
-            return
+            art = _open_art(path)  # validate: the file must be readable
         except Exception:  # a broken image file is the designer's content, not our bug
             _art_problem(env, target, f"art '{rel}' cannot be read as an image; a placeholder is printed",
                          "save the art as PNG, JPEG or SVG")
+        else:
+            if path.suffix.lower() != ".svg":
+                _check_resolution(env, box, target, rel, art, w, h)
+            if c is not None:
+                _draw_art(c, path, art, x, y, w, h)
+            return
     if c is not None:
         _placeholder(c, x, y, w, h)
 
@@ -396,12 +403,54 @@ def _open_art(path: Path) -> Any:
     return img
 
 
-def _draw_art(c: Any, path: Path, x: float, y: float, w: float, h: float) -> None:
+def art_dpi(pixels: tuple[int, int], w: float, h: float) -> float:
+    """The resolution (pixels per inch) of a bitmap of ``pixels`` scaled to fit a box of w x h pt."""
+    scale = min(w / pixels[0], h / pixels[1])  # pt per pixel
+    return 72 / scale
+
+
+def _check_resolution(env: DrawEnv, box: Box, target: Target, rel: str, art: Any, w: float, h: float) -> None:
+    """HK416 when a bitmap is coarser than ART_DPI at the size it prints, at the line naming it."""
+    dpi = art_dpi(art.size, w, h)
+    if dpi >= ART_DPI * (1 - ART_DPI_TOLERANCE):
+        return
+    scale = 72 / dpi
+    printed = (art.size[0] * scale / 72 * 25.4, art.size[1] * scale / 72 * 25.4)
+    need = (round(printed[0] / 25.4 * ART_DPI), round(printed[1] / 25.4 * ART_DPI))
+    where = _art_where(box, target, rel)
+    env.collector.add(warning(
+        "HK416",
+        f"{target.label}: art '{rel}' prints at {dpi:.0f} dpi ({art.size[0]} x {art.size[1]} pixels over "
+        f"{printed[0]:.1f} x {printed[1]:.1f} mm); print shops ask for {ART_DPI} dpi, "
+        f"{need[0]} x {need[1]} pixels at this size",
+        where.file, where.line, where.col,
+        "export the art at a higher resolution (enlarging a small image adds no detail), or print it smaller"))
+
+
+def _art_where(box: Box, target: Target, rel: str) -> Where:
+    """Where the art is named: the layout's ``image`` when it names the file itself, else the line
+    of the component (from its own line on) that holds the path, else the component."""
+    source = str(box.props.get("image", ""))
+    if "{" not in source:
+        return box.where.get("image", _nowhere(target))
+    try:
+        lines = Path(target.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return _nowhere(target)
+    for n in range(target.line - 1, len(lines)):
+        if n > target.line - 1 and lines[n].lstrip().startswith("- "):
+            break  # the next item
+        col = lines[n].find(rel)
+        if col >= 0:
+            return Where(target.file, n + 1, col + 1)
+    return _nowhere(target)
+
+
+def _draw_art(c: Any, path: Path, art: Any, x: float, y: float, w: float, h: float) -> None:
     """Scale to fit, centred; bitmaps above 300 DPI at that size are downsampled first."""
     import hashlib
 
     c.addLiteral(f"% art {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}")  # what changed-since compares
-    art = _open_art(path)
     if path.suffix.lower() == ".svg":
         from reportlab.graphics import renderPDF
 
@@ -490,6 +539,8 @@ def _list(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[st
         _overflow(env, target, box, index, min_size)
     _too_small(env, target, box, index, s)
     if c is None:
+        for f in laid:
+            richtext.note_icons(f, env.icons)
         return
     ink = _ink(env, box, "colour", ctx, target, d.get("colour", _DEFAULT_INK)) or (0, 0, 0)
     for ci, col in enumerate(cols):

@@ -37,6 +37,11 @@ def _remembering_font_class() -> type:
     icon names and footers hundreds of times. A character keeps its place in a document's subsets
     once given one, so the mapping of a text, once made, is the same for the rest of the document:
     it is kept per document and per text.
+
+    Each embedded subset is named with a tag made from its own glyphs (``subset_tag``) rather
+    than ReportLab's count (``AAAAAA+`` for the first subset of every font in every PDF): a print
+    shop that merges or imposes several PDFs may take two fonts of one name for the same font and
+    print one file's text with the other's glyphs.
     """
     from weakref import WeakKeyDictionary
 
@@ -56,7 +61,28 @@ def _remembering_font_class() -> type:
                 split = known[(text, encoding)] = super().splitString(text, doc, encoding)
             return split
 
+        def addObjects(self, doc: Any) -> None:
+            import reportlab.pdfbase.ttfonts as ttfonts
+
+            state = self.state.get(doc)
+            counted = ttfonts.SUBSETN
+            if state is not None:  # ReportLab names subset n with SUBSETN(n) while it writes them
+                ttfonts.SUBSETN = lambda n, *_: subset_tag(self.face.name, state.subsets[n])
+            try:
+                super().addObjects(doc)
+            finally:
+                ttfonts.SUBSETN = counted
+
     return RememberingTTFont
+
+
+def subset_tag(face: bytes, subset: list[int]) -> bytes:
+    """Six capital letters naming a font subset by its font and glyphs: the same subset, the same
+    tag (so a PDF stays the same byte for byte), different subsets, different tags."""
+    import hashlib
+
+    digest = hashlib.sha256(face + b"|" + ",".join(map(str, subset)).encode("ascii")).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
 
 
 def font_name(style: str) -> str:

@@ -9,6 +9,7 @@ icon stays vector, crisp at any print size. An unknown name is drawn as a red '?
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, error
 from toolkit.paths import display
+from toolkit.pnp.cmyk import set_text_fill
 from toolkit.pnp.drawnonce import DrawnOnce
 
 ICON_FILE = "icons.yaml"
@@ -39,6 +41,8 @@ class Icon:
     word: str = ""
     group: str = ""
     group_legend: str = ""
+    #: The thinnest line it strokes: (width in box units, line, column of that width in icons.yaml).
+    thin: tuple[float, int, int] | None = None
 
 
 @dataclass
@@ -46,6 +50,9 @@ class IconSet:
     """A game's icons by name; ``draw`` places one in a square on a ReportLab canvas."""
 
     icons: dict[str, Icon] = field(default_factory=dict)
+    file: str = ICON_FILE  # icons.yaml as messages name it
+    #: The smallest size (pt) each icon with strokes has been drawn at: see ``hairlines``.
+    smallest: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     #: The operators of each (icon, ink) in its 100 × 100 box: a game prints the same few icons
     #: hundreds of times (see toolkit.pnp.drawnonce).
@@ -62,6 +69,7 @@ class IconSet:
         """Draw icon ``name`` in the square (x, y, size), points, origin bottom-left; False if unknown."""
         icon = self.icons.get(name)
         shapes = icon.shapes if icon else _UNKNOWN
+        self.note(name, size)
         c.saveState()
         c.translate(x, y + size)
         c.scale(size / 100.0, -size / 100.0)  # icon boxes run y downwards, like layouts
@@ -69,6 +77,47 @@ class IconSet:
         c.restoreState()
         _hidden_name(c, name, x, y + size * 0.16, size)
         return icon is not None
+
+
+    def note(self, name: str, size: float) -> None:
+        """Note that icon ``name`` prints ``size`` pt wide (drawn, or laid out by validate): see ``hairlines``."""
+        icon = self.icons.get(name)
+        if icon is not None and icon.thin is not None and size < self.smallest.get(name, math.inf):
+            self.smallest[name] = size
+
+    def hairlines(self) -> list[Diagnostic]:
+        """HK414 for each icon whose thinnest line, at the smallest size it was drawn, is thinner
+        than a press prints (a line of 3 box units is 0.22 pt in a 2.6 mm icon, inline in 7 pt text)."""
+        from toolkit.diagnostics import warning
+        from toolkit.pnp.layoutfile import HAIRLINE_PT
+
+        found = []
+        for name, size in sorted(self.smallest.items()):
+            thin = self.icons[name].thin
+            assert thin is not None
+            width, line, col = thin
+            printed = width * size / 100
+            if printed < HAIRLINE_PT - 1e-6:
+                found.append(warning(
+                    "HK414",
+                    f"icon '{name}' is printed as small as {size * 25.4 / 72:.1f} mm, where its line of width "
+                    f"{width:g} is {printed:.2f} pt, too thin to print reliably (presses hold {HAIRLINE_PT:g} pt and up)",
+                    self.file, line, col,
+                    f"give the line a width of {math.ceil(HAIRLINE_PT * 100 / size * 2) / 2:g} or more, or print the "
+                    "icon larger"))
+        return found
+
+
+def _thinnest(shapes: list[dict[str, Any]], pos: Callable[[int, bool], tuple[int, int]]) -> tuple[float, int, int] | None:
+    """The thinnest stroked line of an icon's shapes and where its width is written (``pos(i, has_width)``)."""
+    best = None
+    for i, shape in enumerate(shapes):
+        if shape.get("stroke") in (None, "none"):
+            continue
+        width = float(shape.get("width", 5))
+        if width > 0 and (best is None or width < best[0]):
+            best = (width, *pos(i, "width" in shape))
+    return best
 
 
 def _draw_shapes(c: Any, shapes: tuple[dict[str, Any], ...], ink: Ink) -> None:
@@ -100,14 +149,20 @@ def _paint(value: Any, ink: Ink) -> Ink | None:
 def _draw_shape(c: Any, s: dict[str, Any], ink: Ink) -> None:
     fill, stroke = _paint(s.get("fill"), ink), _paint(s.get("stroke"), ink)
     if fill is not None:
-        c.setFillColorRGB(*fill)
+        if s.get("fill") == "ink":  # drawn like the text around it (black ink alone when near-black)
+            set_text_fill(c, fill)
+        else:
+            c.setFillColorRGB(*fill)
     if stroke is not None:
-        c.setStrokeColorRGB(*stroke)
+        if s.get("stroke") == "ink":
+            set_text_fill(c, stroke, stroke=True)
+        else:
+            c.setStrokeColorRGB(*stroke)
         c.setLineWidth(float(s.get("width", 5)))
         c.setLineCap({"butt": 0, "round": 1, "square": 2}[s.get("cap", "butt")])
     f, st = int(fill is not None), int(stroke is not None)
     if "text" in s:
-        _text(c, s, fill or ink)
+        _text(c, s, fill or ink, s.get("fill") in (None, "ink"))
     elif "circle" in s:
         c.circle(*s["circle"], stroke=st, fill=f)
     elif "rect" in s:
@@ -156,14 +211,17 @@ def _path(c: Any, d: str) -> Any:
     return p
 
 
-def _text(c: Any, s: dict[str, Any], ink: Ink) -> None:
+def _text(c: Any, s: dict[str, Any], ink: Ink, text_ink: bool) -> None:
     from toolkit.pnp.fonts import FONTS
 
     x, y = s["at"]
     c.saveState()
     c.translate(x, y)
     c.scale(1, -1)  # text stays upright inside the y-down icon box
-    c.setFillColorRGB(*ink)
+    if text_ink:
+        set_text_fill(c, ink)
+    else:
+        c.setFillColorRGB(*ink)
     c.setFont(FONTS[s.get("font", "bold")], float(s.get("size", 30)))
     c.drawCentredString(0, 0, str(s["text"]))
     c.restoreState()
@@ -229,12 +287,16 @@ def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconS
     for section in doc.data:  # the file's own order is the legend's order
         if section == "icons":
             for iname, raw in (doc.data.get("icons") or {}).items():
+                def pos(i: int, own: bool, iname: Any = iname) -> tuple[int, int]:
+                    at = doc.pos(("icons", iname, "shapes", i) + (("width",) if own else ()))
+                    return at.line, at.col
                 icons[str(iname)] = Icon(str(iname), str(raw["legend"]), tuple(raw["shapes"]),
-                                         str(raw.get("word", str(iname).replace("-", " "))))
+                                         str(raw.get("word", str(iname).replace("-", " "))),
+                                         thin=_thinnest(list(raw["shapes"]), pos))
         elif section == "dice":
             for dname, raw in (doc.data.get("dice") or {}).items():
                 icons.update(_die_icons(str(dname), raw, doc.pos(("dice", dname, "faces")).line, render))
-    return IconSet(icons), []
+    return IconSet(icons, file=name), []
 
 
 def _die_icons(dname: str, raw: dict[str, Any], faces_line: int, render: Render | None) -> dict[str, Icon]:

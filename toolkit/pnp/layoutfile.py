@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from toolkit.diagnostics import Diagnostic, Severity, error, warning
 from toolkit.paths import display
-from toolkit.pnp.safezone import MAX_SAFE_MARGIN, READABLE_TYPES, Element, check_design, safe_margin
+from toolkit.pnp.safezone import CUTS, MAX_SAFE_MARGIN, READABLE_TYPES, Element, check_design, cut_of, safe_margin
 from toolkit.pnp.templating import Where
 from toolkit.pnp.units import ColourError, colour
 
@@ -38,7 +38,7 @@ BOX_KEYS: dict[str, set[str]] = {
 COMMON_KEYS = {"type", "x", "y", "w", "h", "when", "rotate", "name"}
 FONTS = {"regular", "bold", "italic", "bold-italic"}
 DESIGN_KEYS = {"size", "back", "boxes", "print", "quantity", "fields", "title", "note", "corner-radius", "per-item",
-               "safe-margin"}
+               "safe-margin", "cut"}
 
 
 @dataclass
@@ -71,6 +71,7 @@ class Design:
     corner_radius: float = 0.0
     per_item: bool = False  # a back that shows the component's own fields (a token's other side)
     safe_margin: float | None = None  # mm kept clear of the cut for what is read; None: its size class's
+    cut: str | None = None  # the shape it is cut to (safezone.CUTS); None: told by its first box
 
 
 ARROW_DIRECTIONS = ("right", "left", "up", "down", "up-right", "up-left", "down-right", "down-left")
@@ -270,7 +271,17 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
                       quantity=q, fields=dict(raw.get("fields") or {}), title=str(raw.get("title", dname)),
                       where=where(p), corner_radius=float(corner),
                       per_item=bool(raw.get("per-item", False)),
-                      safe_margin=read_safe_margin(p, raw, size if own_size else None))
+                      safe_margin=read_safe_margin(p, raw, size if own_size else None),
+                      cut=read_cut(p, raw))
+
+    def read_cut(p: tuple[Any, ...], raw: dict[str, Any]) -> str | None:
+        """The design's own ``cut`` (None when it names none, or names an unknown shape: HK404)."""
+        if "cut" not in raw:
+            return None
+        if raw["cut"] not in CUTS:
+            bad(p + ("cut",), f"unknown cut '{raw['cut']}'", f"one of: {', '.join(CUTS)} (docs/pnp.md, \"The safe zone\")")
+            return None
+        return str(raw["cut"])
 
     def read_safe_margin(p: tuple[Any, ...], raw: dict[str, Any], size: list[float] | None) -> float | None:
         """The design's own ``safe-margin`` (None when it names none, or names a bad one: HK404)."""
@@ -372,7 +383,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
     return Layouts(path, defaults, sections["kinds"], sections["backs"], sections["extras"], boards), problems
 
 
-def _readable(design: Design, file: str) -> list[Element]:
+def readable_elements(design: Design, file: str) -> list[Element]:
     """The boxes of ``design`` a player reads (text, icons, values), for the safe-zone check."""
     return [Element(b.type, f"{b.type} box '{b.props['name']}'" if b.props.get("name") else f"{b.type} box {i + 1}",
                     b.x, b.y, b.w, b.h, file, *b.at)
@@ -386,7 +397,7 @@ def _safe_zone(sections: dict[str, dict[str, Design]], file: str) -> list[Diagno
     for section, label in (("kinds", "kind"), ("extras", "extra")):
         for design in sections[section].values():
             found += check_design(f"{label} '{design.name}'", design.size, safe_margin(design),
-                                  _readable(design, file))
+                                  readable_elements(design, file), cut=cut_of(design.boxes, design.size, design.cut))
     fronts = list(sections["kinds"].values()) + list(sections["extras"].values())
     for bname, back in sections["backs"].items():
         reported: set[tuple[int, int]] = set()
@@ -394,8 +405,10 @@ def _safe_zone(sections: dict[str, dict[str, Design]], file: str) -> list[Diagno
             if front.back != bname or not front.print:
                 continue
             margin = safe_margin(front) if back.safe_margin is None else back.safe_margin
-            todo = [el for el in _readable(back, file) if (el.line, el.col) not in reported]
-            for d in check_design(f"back '{bname}'", front.size, margin, todo, f" like the fronts of '{front.name}'"):
+            cut = back.cut or cut_of(front.boxes, front.size, front.cut)  # the back of a piece is cut with it
+            todo = [el for el in readable_elements(back, file) if (el.line, el.col) not in reported]
+            for d in check_design(f"back '{bname}'", front.size, margin, todo, f" like the fronts of '{front.name}'",
+                                  cut):
                 reported.add((d.line, d.col))
                 found.append(d)
     return found

@@ -189,7 +189,15 @@ def draw_legend(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: d
             ln.width > colw - style.gutter() + 0.01 or it.height > h + 0.01
             for page in pages for col in page for it in col for ln in it.fitted.lines):
         _overflow(env, target, box, index, style.size)
-    if c is None or not 1 <= page_no <= len(pages):
+    if not 1 <= page_no <= len(pages):
+        return
+    if c is None:  # validate: note the sizes the icons print at (hairlines)
+        for column in pages[page_no - 1]:
+            for item in column:
+                for row in item.strip:
+                    for name in row:
+                        env.icons.note(name, style.icon)
+                richtext.note_icons(item.fitted, env.icons)
         return
     ink = _ink(env, box, "colour", ctx, target, env.defaults.get("colour", _DEFAULT_INK)) or (0, 0, 0)
     for ci, column in enumerate(pages[page_no - 1]):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from toolkit.pnp.cmyk import set_text_fill
 from toolkit.pnp.fonts import styled
 from toolkit.pnp.glyphs import IconSet
 
@@ -212,7 +213,7 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
     else:
         top = y + height
     ascent = s * 0.80 + (fitted.leading - s) / 2
-    c.setFillColorRGB(*ink)
+    set_text_fill(c, ink)
     for i, line in enumerate(fitted.lines):
         if align == "center":
             x0 = x + (width - line.width) / 2
@@ -232,7 +233,7 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
             if p.icon:
                 gx = x0 + off + ICON_GAP * s
                 (icons or IconSet()).draw(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
-                c.setFillColorRGB(*ink)
+                set_text_fill(c, ink)
                 continue
             if not run:
                 run_x, run_font = x0 + off, font
@@ -241,6 +242,14 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
                 run.append((" " if space_before else "") + p.text)
         if run:
             _flush(c, run, run_font, s, run_x, base)
+
+
+def note_icons(fitted: Fitted, icons: IconSet) -> None:
+    """Note the size every inline icon of laid-out text prints at (what ``draw`` would draw)."""
+    for line in fitted.lines:
+        for _off, p, _space in line.pieces:
+            if p.icon:
+                icons.note(p.text, ICON_EM * fitted.size)
 
 
 def _flush(c: Any, run: list[str], font: str, size: float, x: float, y: float) -> None:

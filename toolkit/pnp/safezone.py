@@ -5,10 +5,15 @@ printed values are kept a *safe margin* inside the trim. Each design (a kind's f
 extra) has one, ``safe-margin`` in layouts.yaml, or else the default of its size class below.
 Only boxes that carry something to read are checked; backgrounds, frames and art are meant to
 reach the edge (or bleed past it) and are left alone.
+
+A piece is cut along its ``cut``: a rectangle (the trim box), or a round or hexagonal die cut
+inscribed in the trim box (a round chit, a hex tile). What is read is judged against that shape:
+the corners of a text box on a round chit lie much closer to its cut than its square trim says.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -62,6 +67,53 @@ class Element:
     col: int
 
 
+#: The shapes a piece may be cut to: the trim rectangle, or a round or hexagonal die cut that fills it.
+CUTS = ("rectangle", "round", "hex", "hex-flat")
+
+
+def hex_corners(x: float, y: float, w: float, h: float, flat: bool) -> list[tuple[float, float]]:
+    """The corners of the hexagon filling a box (y down), clockwise: pointy top, or flat top.
+    The same hexagon a ``hex`` box draws."""
+    if flat:
+        return [(x + w / 4, y), (x + 3 * w / 4, y), (x + w, y + h / 2), (x + 3 * w / 4, y + h), (x + w / 4, y + h),
+                (x, y + h / 2)]
+    return [(x + w / 2, y), (x + w, y + h / 4), (x + w, y + 3 * h / 4), (x + w / 2, y + h), (x, y + 3 * h / 4),
+            (x, y + h / 4)]
+
+
+def cut_of(boxes: Iterable[Any], size: tuple[float, float], declared: str | None) -> str:
+    """The cut of a design: the one it declares, else the shape of a first box that fills the
+    whole trim (a bleeding ellipse: round; a hex: hex), else the rectangle."""
+    if declared:
+        return declared
+    first = next(iter(boxes), None)
+    if first is None or first.x > 0 or first.y > 0 or first.x + first.w < size[0] or first.y + first.h < size[1]:
+        return "rectangle"
+    if first.type == "ellipse" and first.props.get("bleed"):
+        return "round"
+    if first.type == "hex":
+        return "hex-flat" if first.props.get("orientation") == "flat" else "hex"
+    return "rectangle"
+
+
+def _gap_to_cut(px: float, py: float, size: tuple[float, float], cut: str) -> float:
+    """How far (mm) the point lies inside the cut of a piece of ``size`` (negative: outside it)."""
+    width, height = size
+    if cut == "round":
+        a, b = width / 2, height / 2
+        dx, dy = px - a, py - b
+        dist = math.hypot(dx, dy)
+        rho = math.hypot(dx / a, dy / b)
+        return min(a, b) if rho == 0 else dist / rho - dist  # along the ray from the centre
+    pts = hex_corners(0.0, 0.0, width, height, cut == "hex-flat")
+    gaps = []
+    for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+        length = math.hypot(x2 - x1, y2 - y1)
+        # clockwise corners with y down: the inside lies to the right of each edge
+        gaps.append(((x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)) / length)
+    return min(gaps)
+
+
 def footprint(box_type: str, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
     """Left, top, right, bottom (mm) of what the box prints.
 
@@ -75,11 +127,18 @@ def footprint(box_type: str, x: float, y: float, w: float, h: float) -> tuple[fl
     return x, y, x + w, y + h
 
 
-def overshoots(element: Element, size: tuple[float, float], margin: float) -> list[tuple[str, float]]:
-    """(edge, mm) for every edge of the piece the element comes closer to than ``margin``."""
+def overshoots(element: Element, size: tuple[float, float], margin: float,
+               cut: str = "rectangle") -> list[tuple[str, float]]:
+    """(where, mm) for every edge of the piece the element comes closer to than ``margin``; on a
+    round or hex cut, for every corner of the element's footprint (the shape is convex, so the
+    box lies inside the safe zone exactly when its four corners do)."""
     left, top, right, bottom = footprint(element.type, element.x, element.y, element.w, element.h)
     width, height = size
-    gaps = {"left": left, "top": top, "right": width - right, "bottom": height - bottom}
+    if cut == "rectangle":
+        gaps = {"left edge": left, "top edge": top, "right edge": width - right, "bottom edge": height - bottom}
+    else:
+        gaps = {f"{v}-{u} corner": _gap_to_cut(x, y, size, cut)
+                for v, y in (("top", top), ("bottom", bottom)) for u, x in (("left", left), ("right", right))}
     return [(edge, margin - gap) for edge, gap in gaps.items() if margin - gap > _TOLERANCE]
 
 
@@ -87,24 +146,29 @@ def _mm(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+_CUT_NAMES = {"rectangle": "the cut", "round": "the round cut", "hex": "the hex cut", "hex-flat": "the hex cut"}
+
+
 def check_design(design_label: str, size: tuple[float, float], margin: float, elements: Iterable[Element],
-                 whose: str = "") -> list[Diagnostic]:
+                 whose: str = "", cut: str = "rectangle") -> list[Diagnostic]:
     """HK415 for each readable element of one design that reaches into its safe margin.
 
-    ``whose`` says whose size the design takes when it is not its own (a back takes its fronts').
+    ``whose`` says whose size the design takes when it is not its own (a back takes its fronts');
+    ``cut`` is the shape the piece is cut to (``CUTS``).
     """
     found = []
     for el in elements:
-        over = overshoots(el, size, margin)
+        over = overshoots(el, size, margin, cut)
         if not over:
             continue
-        parts = ", ".join(f"{_mm(mm)} mm at the {edge} edge" + (f" ({_mm(mm - margin)} mm of it beyond the trim)"
-                                                                if mm > margin + _TOLERANCE else "")
+        parts = ", ".join(f"{_mm(mm)} mm at the {edge}" + (f" ({_mm(mm - margin)} mm of it beyond the trim)"
+                                                           if mm > margin + _TOLERANCE else "")
                           for edge, mm in over)
+        shape = "" if cut == "rectangle" else f"{cut.replace('-flat', '').replace('hex', 'hexagonal')} "
         found.append(warning(
             "HK415",
-            f"{el.label} of {design_label} reaches into the {_mm(margin)} mm safe margin inside the cut: {parts} "
-            f"(a {_mm(size[0])} x {_mm(size[1])} mm piece{whose})",
+            f"{el.label} of {design_label} reaches into the {_mm(margin)} mm safe margin inside {_CUT_NAMES[cut]}: "
+            f"{parts} (a {shape}{_mm(size[0])} x {_mm(size[1])} mm piece{whose})",
             el.file, el.line, el.col,
             "move or shrink the box to keep the safe margin from the cut, which wanders about 1.5 mm "
             "(`hordekit preview GAME ID --safe` shows it); a dense small token may state a smaller 'safe-margin' "
