@@ -281,10 +281,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             return 0 if self.spent[p][a.idx] else 1
         used = self.uses[p][a.idx]
         mods = self.mods[p]
-        if a.spell:
-            return mods.spell_uses - used
-        if self.has_cost(a):
-            return mods.paid_uses - used
+        if a.spell or self.has_cost(a):
+            cap = mods.spell_uses if a.spell else mods.paid_uses
+            if a.max_per_turn and a.max_per_turn < cap:
+                cap = a.max_per_turn    # a printed "per turn" cap outranks Wizardry and Leadership
+            return cap - used
         if a.timing == "conversion":
             cap = max((int(e.get("max-per-round", 1)) for e in a.effects if e.kind == "convert"), default=1)
             return cap - used
