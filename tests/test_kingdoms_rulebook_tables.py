@@ -248,3 +248,61 @@ def test_the_eleven_phases_in_printed_order() -> None:
     assert [p["name"] for p in sorted(items("phases.yaml"), key=lambda p: p["order"])] == [
         "Event Phase", "Resource Phase", "Trade Phase", "Settle Phase", "Fortify Phase", "Train Phase",
         "Move Phase", "Attack Phase", "Research Phase", "Spawn Phase", "End Phase"]
+
+
+# The numbers printed in the abilities' own text: (ability, effect kind, parameter, value).
+ABILITY_NUMBERS = [
+    ("Green Thumb", "extra-resource", "amount", 1), ("Trade Routes", "extra-resource", "amount", 1),
+    ("Furnaces", "extra-resource", "amount", 1), ("Sawmills", "extra-resource", "amount", 1),
+    ("Pulleys", "extra-resource", "amount", 1), ("Astrology", "extra-resource", "amount", 1),
+    ("Druids", "convert", "max-per-round", 3), ("Priests", "convert", "max-per-round", 3),
+    ("Marketplace", "convert", "max-per-round", 1),
+    ("Alchemy", "convert", "give", 2), ("Alchemy", "convert", "get", 3),
+    ("Great Bows", "modify-unit", "attack", 1), ("Fine Swords", "modify-unit", "attack", 1),
+    ("Battle Mages", "modify-unit", "attack", 1), ("Berserkers", "modify-unit", "defense", -1),
+    ("Heavy Armor", "modify-unit", "defense", 1), ("Vaulted Arches", "build-cost", "delta", -1),
+    ("Skirmishers", "extra-attack", "rolls", 1), ("Cavalry", "extra-move", "amount", 1),
+    ("Bridges", "extra-move", "amount", 1), ("Haste", "extra-move", "amount", 2),
+    ("Earthworks", "modify-unit", "hits", 1), ("Decoys", "negate-hit", "amount", 1),
+    ("Field Fortifications", "negate-hit", "amount", 1), ("Illusions", "negate-hit", "amount", 1),
+    ("Craftsmen", "gain-victory-tokens", "amount", 1), ("Mythic Saga", "gain-victory-tokens", "amount", 5),
+    ("Bards & Minstrels", "gain-victory-tokens", "amount", 1), ("Militias", "modify-unit", "attack", 1),
+    ("Garrisons", "modify-unit", "attack", 1), ("Storehouses", "limit", "delta", 1),
+    ("Great Caravan", "gain-resource", "amount", 10), ("Logistics", "limit", "delta", 1),
+    ("Legions", "limit", "delta", 1), ("Urbanization", "limit", "delta", 1),
+    ("Major Fortifications", "limit", "delta", 1), ("Pioneers", "extra-build", "amount", 1),
+    ("Builders", "extra-build", "amount", 1), ("Sages", "research-cost", "nth", 2),
+    ("Sages", "research-cost", "delta", -2), ("Rally Troops", "recover-army", "amount", 1),
+    ("Medicine", "recover-army", "amount", 1), ("Raiders", "modify-unit", "attack", 1),
+    ("Traps", "modify-unit", "attack", 1), ("Catapults", "long-range-attack", "hit-on", 7),
+    ("Ballistae", "long-range-attack", "hit-on", 7), ("Bombards", "long-range-attack", "hit-on", 7),
+    ("Twister", "long-range-attack", "hit-on", 7), ("Earthquake", "long-range-attack", "hit-on", 9),
+    ("Holy Word", "long-range-attack", "roll-bonus", 2), ("Poison Cloud", "long-range-attack", "roll-bonus", 3),
+    ("Banish", "long-range-attack", "roll-bonus", 1), ("Lightning Strike", "extra-attack", "hit-on", 5),
+    ("Lightning Strike", "extra-attack", "rolls", 1), ("Fireball", "extra-attack", "hit-on", 8),
+    ("Fireball", "extra-attack", "rolls", 2), ("Bless", "modify-unit", "attack", 1),
+    ("Protection", "modify-unit", "defense", 1), ("Oracles", "adjust-roll", "amount", 1),
+    ("Destruction", "destroy-horde", "stacks", 1), ("Wizardry", "limit", "delta", 1),
+    ("Leadership", "limit", "delta", 1), ("Friends", "gain-unit", "amount", 1),
+    ("Mercenaries", "gain-unit", "amount", 1), ("Golems", "gain-unit", "amount", 1),
+]
+
+
+@pytest.mark.parametrize("row", ABILITY_NUMBERS, ids=lambda r: f"{r[0]}-{r[2]}")
+def test_every_number_in_an_abilitys_text(row: tuple[str, str, str, int]) -> None:
+    name, kind, param, value = row
+    effects = [e for e in by_name("abilities.yaml")[name]["effects"] if e["kind"] == kind]
+    assert [e.get(param) for e in effects] == [value]
+
+
+def test_the_limits_raised_by_the_limit_abilities() -> None:
+    limits = {a["name"]: e["limit"] for a in items("abilities.yaml") for e in a["effects"] if e["kind"] == "limit"}
+    assert limits == {"Storehouses": "resource-cap", "Urbanization": "settlements-per-space",
+                      "Logistics": "army-stacking", "Legions": "army-stacking",
+                      "Major Fortifications": "castles-per-space", "Wizardry": "spell-uses-per-round",
+                      "Leadership": "paid-ability-uses-per-round"}
+
+
+def test_the_abilities_whose_text_caps_them_at_one_a_turn() -> None:
+    capped = {a["name"] for a in items("abilities.yaml") if a.get("max-per-turn") == 1}
+    assert capped == {"Mercenaries", "Golems", "Builders"}
