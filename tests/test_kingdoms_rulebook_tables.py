@@ -306,3 +306,16 @@ def test_the_limits_raised_by_the_limit_abilities() -> None:
 def test_the_abilities_whose_text_caps_them_at_one_a_turn() -> None:
     capped = {a["name"] for a in items("abilities.yaml") if a.get("max-per-turn") == 1}
     assert capped == {"Mercenaries", "Golems", "Builders"}
+
+
+def test_pieces_for_one_to_six_players() -> None:
+    assert items("time-track.yaml")[0]["spaces"] == 20                  # a time track of 20 spaces
+    assert sum(s["quantity"] for s in items("player-sheets.yaml")) == 6  # a sheet per player, up to 6
+    assert items("player-sheets.yaml")[0]["lists"] == ["kingdom", "ability"]
+    colours = {t["colour-name"] for t in items("army-tokens.yaml")}
+    assert colours == {s["colour-name"] for s in items("settlement-markers.yaml")} and len(colours) == 6
+    assert {d["sides"] for d in items("dice.yaml")} == {6, 10}           # six and ten sided dice
+    assert sorted(c["resource"] for c in items("resource-chits.yaml")) == sorted(r["id"] for r in items("resources.yaml"))
+    chits = {r["id"]: r["colour-name"] for r in items("resources.yaml")}
+    assert chits == {"stone": "grey", "wood": "brown", "food": "white", "metal": "blue", "magic": "red",
+                     "gold": "yellow"}
