@@ -97,6 +97,17 @@ def test_where_play_starts_must_be_a_real_place(tmp_path: Path, setup: str, mess
     assert message in proc.stdout, proc.stdout
 
 
+def test_a_solo_game_cannot_have_a_horde_player(tmp_path: Path) -> None:
+    path = tmp_path / "solo-horde-player.yaml"
+    path.write_text("name: solo with a horde player\ngame: kingdoms\nplayers: 1\nsetup:\n"
+                    "  options: {horde-player: true}\n  start: turn\nsteps: []\n")
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    assert "the horde-player variant needs at least 2 players" in proc.stdout, proc.stdout
+    smoke = run_cli("smoke", "kingdoms", "--variant", "horde-player", "--players", "1", "--games", "1")
+    assert smoke.returncode == 2 and "needs at least 2 players" in smoke.stderr, smoke.stderr
+
+
 def test_smoke_refuses_a_variant_the_game_does_not_have() -> None:
     proc = run_cli("smoke", "kingdoms", "--variant", "advanced-tilez", "--games", "1")
     assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr

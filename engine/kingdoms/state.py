@@ -78,7 +78,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         # the counts of counters, tokens and pieces are the game's own, not the rulebook's: they
         # limit play only in the physical-supply variant; running short is counted either way
         self.limited = self.variants["physical-supply"]
-        self.horde_seat = players - 1 if self.variants["horde-player"] and players >= 2 else -1
+        if self.variants["horde-player"] and players < 2:
+            raise ValueError("the horde-player variant needs at least 2 players: the last seat plays the hordes")
+        self.horde_seat = players - 1 if self.variants["horde-player"] else -1
         self.kseats = [p for p in range(players) if p != self.horde_seat]
         self.rounds = int(options.get("rounds", m.rounds))
         self.max_actions = int(options.get("max_actions", MAX_ACTIONS))
