@@ -441,7 +441,8 @@ _BY_KIND = {
     "unit-type": _first, "adjust": _first, "negate": _first, "battle-spell": _first,
     "withdraw": _withdraw, "control": _control, "horde-keep": _first, "horde-move": _first,
     "relocate": _relocate, "diplomacy-space": _diplomacy_space, "march": _march,
-    "trade-offer": _answer_offer, "trade-give": _first, "trade-get": _first, "adjust-event": _adjust_event, "adjust-amount": _adjust_amount,
+    "trade-offer": _answer_offer, "trade-give": _first, "trade-get": _first,
+    "adjust-event": _adjust_event, "adjust-amount": _adjust_amount,
 }
 
 
