@@ -9,7 +9,7 @@ import pytest
 from engine.core.driver import play_game
 from engine.kingdoms import SPEC
 from engine.kingdoms.bots import ExploreBot, HeuristicBot
-from test_kingdoms_rules import model, roll, situation
+from test_kingdoms_rules import choose, model, roll, situation
 
 
 def bot_pick(st, seat: int | None = None) -> str:
@@ -137,14 +137,25 @@ def neighbours(p0: dict, p1: dict):
 
 def test_neighbours_exchange_a_spare_chit_for_a_needed_one() -> None:
     st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
-    assert bot_plays(st) == "Offer Player 2 1 wood for 1 stone"
+    assert bot_plays(st) == "Offer Player 2 wood for stone"
+    assert bot_plays(st) == "1 wood"
+    assert bot_plays(st) == "1 stone"
     assert bot_plays(st) == "Accept the exchange"
     assert st.res[0][st.model.resources.index("stone")] == 1
 
 
 def test_an_exchange_that_does_not_help_is_declined() -> None:
     st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5, "wood": 6}})
-    assert bot_plays(st) == "Offer Player 2 1 wood for 1 stone"
+    assert bot_plays(st) == "Offer Player 2 wood for stone"
+    assert [bot_plays(st), bot_plays(st)] == ["1 wood", "1 stone"]
+    assert bot_plays(st) == "Decline"
+
+
+def test_a_trade_giving_more_than_it_brings_is_declined() -> None:
+    st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
+    for option in ("Offer Player 2 wood for stone", "1 wood", "2 stone"):
+        choose(st, option)
+    assert st.decision().prompt == "Player 1 offers 1 wood for your 2 stone"
     assert bot_plays(st) == "Decline"
 
 
@@ -184,4 +195,4 @@ def test_explore_uses_every_ability_and_kingdom(explored) -> None:
 def test_explore_bot_still_plays_like_the_heuristic_outside_its_curiosity() -> None:
     st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
     d = st.decision()
-    assert d.options[ExploreBot(0, random.Random(1)).choose(st, d)] == "Offer Player 2 1 wood for 1 stone"
+    assert d.options[ExploreBot(0, random.Random(1)).choose(st, d)] == "Offer Player 2 wood for stone"

@@ -45,6 +45,27 @@ SITUATIONS = [
     ("horde-not-a-mapping", "  hordes: {c3: [troll-king]}\n", "c3's horde must be a mapping"),
     ("players-not-a-list", "  players: {units: 1}\n", "players must be a list"),
     ("tiles-not-a-mapping", "  tiles: [c3, swamp]\n", "tiles must be a mapping"),
+    ("an-ability-held-twice", "  players: [{abilities: [roads, roads]}]\n", "player 1 holds roads twice"),
+    ("a-kingdoms-ability-given-again", "  players: [{kingdom: dwarves, abilities: [furnaces]}]\n",
+     "player 1 holds furnaces twice"),
+    ("more-chits-than-the-box", "  players: [{resources: {gold: 100000000000000000000}}]\n",
+     "player 1's gold is 100000000000000000000, more than the 40 gold chits in the box"),
+    ("more-victory-tokens-than-the-box", "  players: [{victory: 81}]\n",
+     "player 1's victory tokens is 81, more than the 80 victory tokens in the box"),
+    ("more-hits-than-the-box", "  hordes: {c3: {horde: troll-king, hits: 121}}\n",
+     "c3: hits is 121, more than the 120 hit counters in the box"),
+    ("a-misspelt-setup-key", "  hordez: {c3: troll-king}\n", "setup has no key 'hordez'"),
+    ("a-misspelt-player-key", "  players: [{resorces: {wood: 1}}]\n", "player 1 has no key 'resorces'"),
+    ("a-misspelt-horde-key", "  hordes: {c3: {horde: troll-king, hit: 2}}\n", "c3's horde has no key 'hit'"),
+    ("out-not-a-flag", "  players: [{out: maybe}]\n", "player 1's out is true or false, not 'maybe'"),
+    ("abilities-not-a-list", "  players: [{abilities: roads}]\n", "player 1's abilities must be a list"),
+    ("an-unknown-variant", "  options: {no-such-variant: true}\n", "kingdoms has no option 'no-such-variant'"),
+    ("a-variant-flag-not-a-flag", "  options: {player-versus-player: 'yes'}\n",
+     "option player-versus-player is true or false, not 'yes'"),
+    ("an-unknown-variant-in-the-list", "  options: {variants: [advanced-tilez]}\n",
+     "kingdoms has no variant 'advanced-tilez'"),
+    ("rounds-not-a-count", "  options: {rounds: 0}\n", "option rounds must be a whole number of 1 or more"),
+    ("out-of-pool-not-a-list", "  out_of_pool: troll-king\n", "out_of_pool must be a list of horde ids"),
 ]
 
 
@@ -74,6 +95,23 @@ def test_where_play_starts_must_be_a_real_place(tmp_path: Path, setup: str, mess
     proc = run_cli("scenario", str(path))
     assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
     assert message in proc.stdout, proc.stdout
+
+
+def test_a_solo_game_cannot_have_a_horde_player(tmp_path: Path) -> None:
+    path = tmp_path / "solo-horde-player.yaml"
+    path.write_text("name: solo with a horde player\ngame: kingdoms\nplayers: 1\nsetup:\n"
+                    "  options: {horde-player: true}\n  start: turn\nsteps: []\n")
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    assert "the horde-player variant needs at least 2 players" in proc.stdout, proc.stdout
+    smoke = run_cli("smoke", "kingdoms", "--variant", "horde-player", "--players", "1", "--games", "1")
+    assert smoke.returncode == 2 and "needs at least 2 players" in smoke.stderr, smoke.stderr
+
+
+def test_smoke_refuses_a_variant_the_game_does_not_have() -> None:
+    proc = run_cli("smoke", "kingdoms", "--variant", "advanced-tilez", "--games", "1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr
+    assert "kingdoms has no variant 'advanced-tilez'" in proc.stderr, proc.stderr
 
 
 # --------------------------------------------------------------------------- broken content

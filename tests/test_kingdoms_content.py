@@ -361,3 +361,15 @@ def test_doc_describes_every_effect_kind_and_every_file() -> None:
     for spec in manifest()["components"].values():
         assert f"`{spec['file']}`" in doc, spec["file"]
     assert "## Decisions on the seed's data" in doc
+
+
+def test_every_scenario_the_doc_names_exists() -> None:
+    """The rules summary and the coverage table cite scenarios by file name; each must be there."""
+    import re
+    doc = (ROOT / "docs" / "games" / "kingdoms.md").read_text(encoding="utf-8")
+    summary = doc[doc.index("## Rules as the engine reads them"):doc.index("## Bots")]
+    table = doc[doc.index("| rulebook part |"):doc.index("## Rules engine")]
+    cited = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+){3,})`", summary + table))
+    scenarios = {p.stem for p in (ROOT / "scenarios" / "kingdoms").glob("*.yaml")}
+    assert len(cited) > 50
+    assert sorted(cited - scenarios) == []

@@ -296,10 +296,10 @@ def _gift(st: Any, p: int, moves: list) -> int:
 
 
 def _answer_offer(st: Any, p: int, moves: list) -> int:
-    """Accept an exchange that brings a chit we need for one we can spare."""
-    _, _, gets, gives = moves[0]
+    """Accept a trade that brings chits we need for ones we can spare, and no fewer than we give."""
+    _, _, gets, gives, n_in, n_out = moves[0]
     need = _needs(st, p)
-    return 0 if need[gets] > 0 and need[gives] < 0 else 1
+    return 0 if need[gets] > 0 and need[gives] < 0 and n_in >= n_out else 1
 
 
 _EVENT_WORTH = {"gain-unit": 4.0, "gain-ability": 4.0, "gain-resource": 2.0, "gain-victory-tokens": 4.0,
@@ -441,7 +441,8 @@ _BY_KIND = {
     "unit-type": _first, "adjust": _first, "negate": _first, "battle-spell": _first,
     "withdraw": _withdraw, "control": _control, "horde-keep": _first, "horde-move": _first,
     "relocate": _relocate, "diplomacy-space": _diplomacy_space, "march": _march,
-    "trade-offer": _answer_offer, "adjust-event": _adjust_event, "adjust-amount": _adjust_amount,
+    "trade-offer": _answer_offer, "trade-give": _first, "trade-get": _first,
+    "adjust-event": _adjust_event, "adjust-amount": _adjust_amount,
 }
 
 

@@ -35,6 +35,7 @@ class Ability:
     alt_costs: tuple[tuple[int, ...], ...]
     cost_to_opponent: bool
     effects: tuple[Effect, ...]
+    max_per_turn: int = 0      # the ability's own printed cap a turn (0 = none); no limit raises it
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,8 @@ def build_model(data: dict[str, list[dict]]) -> Model:
     abilities = tuple(
         Ability(i, a["id"], a["name"], a["timing"], bool(a["spell"]), res_vector(order, a.get("cost")),
                 tuple(res_vector(order, c) for c in a.get("alternative-costs") or []),
-                a.get("cost-paid-to") == "target-opponent", _effects(a.get("effects")))
+                a.get("cost-paid-to") == "target-opponent", _effects(a.get("effects")),
+                int(a.get("max-per-turn") or 0))
         for i, a in enumerate(data.get("ability") or []))
     aidx = {a.id: a.idx for a in abilities}
     kingdoms = tuple(Kingdom(i, k["id"], k["name"], tuple(aidx[x] for x in k["starting-abilities"]))

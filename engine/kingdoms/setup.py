@@ -123,6 +123,17 @@ def standard_setup(st: "KState") -> Gen:
 
 # ---------------------------------------------------------------------------------- scenarios
 STARTS = ("turn", "horde", "raid", "end")
+SETUP_KEYS = ("start", "phase", "current", "round", "order", "options", "tiles", "players", "hordes",
+              "out_of_pool")
+PLAYER_KEYS = ("kingdom", "abilities", "resources", "victory", "units", "out")
+HORDE_KEYS = ("horde", "hits")
+
+
+def _only(entry: dict, keys: tuple[str, ...], what: str) -> None:
+    """Refuse a key the situation does not know: a misspelt one would otherwise be ignored."""
+    unknown = [k for k in entry if k not in keys]
+    if unknown:
+        raise ValueError(f"{what} has no key {', '.join(map(repr, unknown))} (it knows {', '.join(keys)})")
 
 
 def _known(table: dict[str, Any], key: Any, what: str) -> Any:
@@ -146,9 +157,13 @@ def _mapping(value: Any, what: str) -> dict:
     return value
 
 
-def _count(value: Any, what: str) -> int:
+def _count(value: Any, what: str, box: int | None = None, pieces: str = "") -> int:
+    """A whole number of 0 or more; with `box`, no more than the box holds of those `pieces`
+    (a starting situation is laid out from the box, so a larger count is a typing slip)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{what} must be a whole number of 0 or more, not {value!r}")
+    if box is not None and value > box:
+        raise ValueError(f"{what} is {value}, more than the {box} {pieces} in the box")
     return value
 
 
@@ -159,6 +174,7 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     A situation the rules could never reach (an unknown id or space, two players in one space,
     limits broken, a horde without hit counters) is refused with a ValueError that says what is
     wrong, instead of a game that silently plays from a broken board."""
+    _only(setup, SETUP_KEYS, "setup")
     _lay_tiles(st, _mapping(setup.get("tiles"), "tiles"))
     players = setup.get("players") or []
     if not isinstance(players, list):
@@ -188,18 +204,31 @@ def _lay_tiles(st: "KState", tiles: dict) -> None:
 
 def _place_player(st: "KState", p: int, spec: dict) -> None:
     m = st.model
+    _only(spec, PLAYER_KEYS, f"player {p + 1}")
     if spec.get("kingdom"):
         kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
         st.kingdom[p] = kd.idx
         st.kingdoms_held[p].append(kd.idx)
         for ai in kd.abilities:
             st.grant_ability(p, ai)
-    for aid in spec.get("abilities") or []:
-        st.grant_ability(p, _known(m.ability_index, aid, "ability"))
+    abilities = spec.get("abilities") or []
+    if not isinstance(abilities, list):
+        raise ValueError(f"player {p + 1}'s abilities must be a list of ability ids, not {abilities!r}")
+    for aid in abilities:
+        ai = _known(m.ability_index, aid, "ability")
+        if st.has[p][ai]:
+            raise ValueError(f"player {p + 1} holds {aid} twice (no player has two copies of an ability; "
+                             "a kingdom's starting abilities are held already)")
+        st.grant_ability(p, ai)
     resources = {r: i for i, r in enumerate(m.resources)}
     for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
-        st.gain(p, _known(resources, r, "resource"), _count(v, f"player {p + 1}'s {r}"))
-    st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens"))
+        ri = _known(resources, r, "resource")
+        st.gain(p, ri, _count(v, f"player {p + 1}'s {r}", m.supply.get("chit-" + r, 40), f"{r} chits"))
+    st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens",
+                              m.supply["victory"], "victory tokens"))
+    out = spec.get("out", False)
+    if out.__class__ is not bool:
+        raise ValueError(f"player {p + 1}'s out is true or false, not {out!r}")
     for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
         units = _mapping(units, f"{label}'s units")
         sp = _known(st.board.index, str(label), "space")
@@ -213,7 +242,7 @@ def _place_player(st: "KState", p: int, spec: dict) -> None:
             n = _count(units.get(unit, 0), f"{label}: {unit}")
             if n:
                 st.add_unit(p, sp, unit, n)
-    st.out[p] = bool(spec.get("out", False))
+    st.out[p] = out
 
 
 def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
@@ -221,8 +250,9 @@ def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
     for label, h in hordes.items():
         sp = _known(st.board.index, str(label), "space")
         h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde")
+        _only(h, HORDE_KEYS, f"{label}'s horde")
         hi = _known(m.horde_index, h.get("horde"), "horde")
-        hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits")
+        hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits", m.supply["hit"], "hit counters")
         if hits < 1:
             raise ValueError(f"{label}: a horde on the board has at least one hit counter")
         if st.no_enter[sp]:
@@ -231,6 +261,8 @@ def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
         st.pool[hi] = False
         st.hits[sp] = hits
         st.hit_free -= hits
+    if not isinstance(out_of_pool, list):
+        raise ValueError(f"out_of_pool must be a list of horde ids, not {out_of_pool!r}")
     for hid in out_of_pool:
         st.pool[_known(m.horde_index, hid, "horde")] = False
     st.dirty |= HORDES

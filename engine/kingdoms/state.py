@@ -32,10 +32,34 @@ MAX_EXCHANGES = 500
 MAX_ACTIONS = 400_000
 
 
+NUMBER_OPTIONS = ("rounds", "max_actions")
+
+
 def variant_flags(options: dict) -> dict[str, bool]:
-    """Variants by content id; the short python-style names and a `variants` list work too."""
-    listed = set(str(v) for v in options.get("variants") or [])
-    return {vid: bool(options.get(vid) or options.get(short) or vid in listed)
+    """Variants by content id; the short python-style names and a `variants` list work too.
+
+    An unknown option or variant, a flag that is not true or false, or a count that is not a whole
+    number of 1 or more is refused: a misspelt variant would otherwise play the plain game under
+    the variant's name."""
+    shorts = {short: vid for vid, short in VARIANT_KEYS.items()}
+    for key, value in options.items():
+        if key in VARIANT_KEYS or key in shorts:
+            if value.__class__ is not bool:
+                raise ValueError(f"option {key} is true or false, not {value!r}")
+        elif key in NUMBER_OPTIONS:
+            if value.__class__ is not int or value < 1:
+                raise ValueError(f"option {key} must be a whole number of 1 or more, not {value!r}")
+        elif key != "variants":
+            raise ValueError(f"kingdoms has no option {key!r} (it knows {', '.join(VARIANT_KEYS)}, "
+                             f"variants, {', '.join(NUMBER_OPTIONS)})")
+    listed = options.get("variants") or []
+    if not isinstance(listed, (list, tuple)):
+        raise ValueError(f"option variants is a list of variant ids, not {listed!r}")
+    for v in listed:
+        if v not in VARIANT_KEYS and v not in shorts:
+            raise ValueError(f"kingdoms has no variant {v!r} (it has {', '.join(VARIANT_KEYS)})")
+    named = {shorts.get(v, v) for v in listed}
+    return {vid: bool(options.get(vid) or options.get(short) or vid in named)
             for vid, short in VARIANT_KEYS.items()}
 
 
@@ -54,7 +78,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         # the counts of counters, tokens and pieces are the game's own, not the rulebook's: they
         # limit play only in the physical-supply variant; running short is counted either way
         self.limited = self.variants["physical-supply"]
-        self.horde_seat = players - 1 if self.variants["horde-player"] and players >= 2 else -1
+        if self.variants["horde-player"] and players < 2:
+            raise ValueError("the horde-player variant needs at least 2 players: the last seat plays the hordes")
+        self.horde_seat = players - 1 if self.variants["horde-player"] else -1
         self.kseats = [p for p in range(players) if p != self.horde_seat]
         self.rounds = int(options.get("rounds", m.rounds))
         self.max_actions = int(options.get("max_actions", MAX_ACTIONS))
@@ -281,10 +307,11 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             return 0 if self.spent[p][a.idx] else 1
         used = self.uses[p][a.idx]
         mods = self.mods[p]
-        if a.spell:
-            return mods.spell_uses - used
-        if self.has_cost(a):
-            return mods.paid_uses - used
+        if a.spell or self.has_cost(a):
+            cap = mods.spell_uses if a.spell else mods.paid_uses
+            if a.max_per_turn and a.max_per_turn < cap:
+                cap = a.max_per_turn    # a printed "per turn" cap outranks Wizardry and Leadership
+            return cap - used
         if a.timing == "conversion":
             cap = max((int(e.get("max-per-round", 1)) for e in a.effects if e.kind == "convert"), default=1)
             return cap - used

@@ -174,9 +174,10 @@ class TurnMixin:
         return sorted(found)
 
     def step_gifts(self: "KState", p: int, ph: dict) -> Gen:
-        """Gifts and exchanges with players whose settlements neighbour `p`'s. A gift is `p`'s
-        alone to give; an exchange (one chit for one chit) happens only if the neighbour accepts.
-        Each exchange is offered at most once a turn, so the phase always ends."""
+        """Gifts and trades with players whose settlements neighbour `p`'s. A gift (one chit at a
+        time) is `p`'s alone to give. A trade offers some chits of one type for some of another, at
+        any rate `p` names (the rulebook sets none); it happens only if the neighbour accepts. Each
+        pair of types is offered to a neighbour at most once a turn, so the phase always ends."""
         partners = self.trade_partners(p)
         if not partners:
             return
@@ -188,7 +189,7 @@ class TurnMixin:
         def label(mv: tuple) -> str:
             if mv[0] == "give":
                 return f"Give 1 {names[mv[2]]} to {self.seat_name(mv[1])}"
-            return f"Offer {self.seat_name(mv[1])} 1 {names[mv[2]]} for 1 {names[mv[3]]}"
+            return f"Offer {self.seat_name(mv[1])} {names[mv[2]]} for {names[mv[3]]}"
         while True:
             moves: list[Any] = []
             mine = self.res[p]
@@ -209,15 +210,29 @@ class TurnMixin:
                 continue
             _, o, r, w = mv
             offered.add((o, r, w))
-            k = yield self.ask(o, "trade-offer", f"{self.seat_name(p)} offers 1 {names[r]} for your 1 {names[w]}",
-                               OFFER_ANSWERS, [("accept", p, r, w), DECLINE_MOVE])
+            give = yield from self.ask_count(p, "trade-give", f"How many {names[r]} do you offer?",
+                                             names[r], mine[r])
+            get = yield from self.ask_count(p, "trade-get", f"How many {names[w]} do you ask for?",
+                                            names[w], self.res[o][w])
+            k = yield self.ask(o, "trade-offer",
+                               f"{self.seat_name(p)} offers {give} {names[r]} for your {get} {names[w]}",
+                               OFFER_ANSWERS, [("accept", p, r, w, give, get), DECLINE_MOVE])
             if k == 0:
-                self.res[p][r] -= 1
-                self.res[o][r] += 1
-                self.res[o][w] -= 1
-                self.res[p][w] += 1
+                self.res[p][r] -= give
+                self.res[o][r] += give
+                self.res[o][w] -= get
+                self.res[p][w] += get
                 self.dirty |= PLAYERS
                 self.stats["trades"] += 1
+
+    def ask_count(self: "KState", p: int, kind: str, prompt: str, what: str, most: int) -> Iterator[Decision]:
+        """Ask `p` for a number from 1 to `most` (options "1 wood", "2 wood", ...); with only one
+        possible number nothing is asked."""
+        if most <= 1:
+            return 1
+        k = yield self.ask(p, kind, prompt, lambda: [f"{n} {what}" for n in range(1, most + 1)],
+                           list(range(1, most + 1)))
+        return k + 1
 
     # ------------------------------------------------------------------ building
     def _site_extra(self: "KState", p: int, structure: str, sp: int) -> bool:
