@@ -8,7 +8,7 @@ import pytest
 from engine.core import CHANCE, Decision, GameResult, GameSpec, derive_seed, load_spec, play_game, replay
 from engine.core.bots import RandomBot
 from engine.core.driver import sample_chance
-from engine.core.scenario import match_option
+from engine.core.scenario import match_option, parse_setup_path, setup_path
 from engine.core.sequential import SequentialState
 
 
@@ -150,3 +150,15 @@ def test_a_bot_that_reads_only_its_seats_view_is_not_redacted_any_other_reader_i
         assert play_game(spec, None, 1, 5, [name]).error is None
     assert games["seat-view"].redacted == 0
     assert games["reader"].redacted == 3
+
+
+@pytest.mark.parametrize("path", [(), ("players", 0, "resorces"), ("tiles", "a 1"), ("hordes", "x.y", 3),
+                                  ("say", 'a "quoted": key'), ("options", "variants", 12)])
+def test_a_setup_path_written_in_a_failure_reads_back_as_the_same_keys(path) -> None:
+    text = setup_path(path)
+    assert parse_setup_path(text) == path
+    assert parse_setup_path(text + ": the message: with colons") == path
+
+
+def test_text_that_is_no_setup_path_reads_as_none() -> None:
+    assert parse_setup_path("setups.players") is None and parse_setup_path("steps[0]") is None

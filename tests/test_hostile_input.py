@@ -233,8 +233,8 @@ def test_scenario_problems_are_reported_at_their_own_line_and_the_batch_goes_on(
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert any(line.startswith("FAIL") and "a-too-many-players.yaml:6:10: players: 99" in line for line in lines)
-    assert any(line.startswith("FAIL") and "b-bad-setup.yaml:8:3:" in line and "starting situation" in line
-               for line in lines)
+    assert any(line.startswith("FAIL") and "b-bad-setup.yaml:14:5:" in line and "starting situation" in line
+               for line in lines)  # at the horde's space under setup's hordes, where the unknown horde is
     assert any(line.startswith("FAIL") and "c-unknown-game.yaml:2:7:" in line for line in lines)
     assert any(line.startswith("PASS") and "d-good.yaml" in line for line in lines)
     assert lines[-1] == "1 passed, 3 failed"

@@ -3,6 +3,7 @@ copies of content/kingdoms. Each is refused with a message that says what is wro
 code 1, no traceback; nothing is played from a broken board."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -20,64 +21,98 @@ setup:
 {extra}steps: []
 """
 
-# (what is wrong, the lines added under setup, words the message must hold)
+# (what is wrong, the lines added under setup, words the message must hold, where the failure points:
+#  the text around its line and column, '|' marking the column; a fault of the whole situation points at
+#  the setup's first key)
 SITUATIONS = [
-    ("unknown-space", "  hordes: {z99: troll-king}\n", "unknown space 'z99' (the board runs from a1 to j10)"),
-    ("unknown-horde", "  hordes: {c3: nobody}\n", "unknown horde 'nobody'"),
-    ("unknown-ability", "  players: [{abilities: [flying]}]\n", "unknown ability 'flying'"),
-    ("unknown-resource", "  players: [{resources: {unobtainium: 1}}]\n", "unknown resource 'unobtainium'"),
-    ("unknown-tile", "  tiles: {c3: lava}\n", "unknown tile 'lava'"),
-    ("unknown-unit", "  players: [{units: {c3: {dragon: 1}}}]\n", "c3: unknown unit 'dragon'"),
-    ("count-not-a-number", "  players: [{units: {c3: {army: many}}}]\n", "c3: army must be a whole number"),
-    ("negative-hits", "  hordes: {c3: {horde: troll-king, hits: -5}}\n", "c3: hits must be a whole number"),
-    ("horde-without-hits", "  hordes: {c3: {horde: troll-king, hits: 0}}\n", "at least one hit counter"),
-    ("over-the-stacking-limit", "  players: [{units: {c3: {army: 9}}}]\n", "9 armies over the stacking limit 4"),
-    ("two-settlements-in-a-space", "  players: [{units: {c3: {settlement: 2}}}]\n", "2 settlements in one space"),
+    ("unknown-space", "  hordes: {z99: troll-king}\n",
+     "unknown space 'z99' (the board runs from a1 to j10)", "hordes: {|z99: troll-k"),
+    ("unknown-horde", "  hordes: {c3: nobody}\n",
+     "unknown horde 'nobody'", "hordes: {|c3: nobody}"),
+    ("unknown-ability", "  players: [{abilities: [flying]}]\n",
+     "unknown ability 'flying'", "[{abilities: [|flying]}]"),
+    ("unknown-resource", "  players: [{resources: {unobtainium: 1}}]\n",
+     "unknown resource 'unobtainium'", "[{resources: {|unobtainium:"),
+    ("unknown-tile", "  tiles: {c3: lava}\n",
+     "unknown tile 'lava'", "tiles: {|c3: lava}"),
+    ("unknown-unit", "  players: [{units: {c3: {dragon: 1}}}]\n",
+     "c3: unknown unit 'dragon'", "{units: {c3: {|dragon: 1}}}"),
+    ("count-not-a-number", "  players: [{units: {c3: {army: many}}}]\n",
+     "c3: army must be a whole number", "{units: {c3: {|army: many}}"),
+    ("negative-hits", "  hordes: {c3: {horde: troll-king, hits: -5}}\n",
+     "c3: hits must be a whole number", "hordes: {|c3: {horde: "),
+    ("horde-without-hits", "  hordes: {c3: {horde: troll-king, hits: 0}}\n",
+     "at least one hit counter", "hordes: {|c3: {horde: "),
+    ("over-the-stacking-limit", "  players: [{units: {c3: {army: 9}}}]\n",
+     "9 armies over the stacking limit 4", "|start: turn"),
+    ("two-settlements-in-a-space", "  players: [{units: {c3: {settlement: 2}}}]\n",
+     "2 settlements in one space", "|start: turn"),
     ("two-players-in-a-space", "  players: [{units: {c3: {army: 1}}}, {units: {c3: {army: 1}}}]\n",
-     "player 2's units would share the space with player 1's"),
+     "player 2's units would share the space with player 1's", "}}}, {units: {|c3: {army: 1"),
     ("units-on-a-chasm", "  tiles: {c3: chasm}\n  players: [{units: {c3: {army: 1}}}]\n",
-     "units in a space nothing may enter"),
+     "units in a space nothing may enter", "|start: turn"),
     ("horde-on-a-chasm", "  tiles: {c3: chasm}\n  hordes: {c3: troll-king}\n",
-     "c3: no horde may be in this space (its tile lets nothing in)"),
-    ("more-players-than-the-game", "  players: [{}, {}, {}]\n", "the setup describes 3 players, the game has 2"),
-    ("round-past-the-end", "  round: 21\n", "round 21 is outside the game's 1 to 20"),
-    ("units-not-a-mapping", "  players: [{units: {c3: 2}}]\n", "c3's units must be a mapping, not 2"),
-    ("horde-not-a-mapping", "  hordes: {c3: [troll-king]}\n", "c3's horde must be a mapping"),
-    ("players-not-a-list", "  players: {units: 1}\n", "players must be a list"),
-    ("tiles-not-a-mapping", "  tiles: [c3, swamp]\n", "tiles must be a mapping"),
-    ("an-ability-held-twice", "  players: [{abilities: [roads, roads]}]\n", "player 1 holds roads twice"),
+     "c3: no horde may be in this space (its tile lets nothing in)", "hordes: {|c3: troll-ki"),
+    ("more-players-than-the-game", "  players: [{}, {}, {}]\n",
+     "the setup describes 3 players, the game has 2", "|players: [{}"),
+    ("round-past-the-end", "  round: 21\n",
+     "round 21 is outside the game's 1 to 20", "|round: 21"),
+    ("units-not-a-mapping", "  players: [{units: {c3: 2}}]\n",
+     "c3's units must be a mapping, not 2", "rs: [{units: {|c3: 2}}]"),
+    ("horde-not-a-mapping", "  hordes: {c3: [troll-king]}\n",
+     "c3's horde must be a mapping", "hordes: {|c3: [troll-k"),
+    ("players-not-a-list", "  players: {units: 1}\n",
+     "players must be a list", "|players: {un"),
+    ("tiles-not-a-mapping", "  tiles: [c3, swamp]\n",
+     "tiles must be a mapping", "|tiles: [c3, "),
+    ("an-ability-held-twice", "  players: [{abilities: [roads, roads]}]\n",
+     "player 1 holds roads twice", "abilities: [roads, |roads]}]"),
     ("a-kingdoms-ability-given-again", "  players: [{kingdom: dwarves, abilities: [furnaces]}]\n",
-     "player 1 holds furnaces twice"),
+     "player 1 holds furnaces twice", ", abilities: [|furnaces]}]"),
     ("more-chits-than-the-box", "  players: [{resources: {gold: 100000000000000000000}}]\n",
-     "player 1's gold is 100000000000000000000, more than the 40 gold chits in the box"),
+     "player 1's gold is 100000000000000000000, more than the 40 gold chits in the box", "[{resources: {|gold: 100000"),
     ("more-victory-tokens-than-the-box", "  players: [{victory: 81}]\n",
-     "player 1's victory tokens is 81, more than the 80 victory tokens in the box"),
+     "player 1's victory tokens is 81, more than the 80 victory tokens in the box", "players: [{|victory: 81}"),
     ("more-hits-than-the-box", "  hordes: {c3: {horde: troll-king, hits: 121}}\n",
-     "c3: hits is 121, more than the 120 hit counters in the box"),
-    ("a-misspelt-setup-key", "  hordez: {c3: troll-king}\n", "setup has no key 'hordez'"),
-    ("a-misspelt-player-key", "  players: [{resorces: {wood: 1}}]\n", "player 1 has no key 'resorces'"),
-    ("a-misspelt-horde-key", "  hordes: {c3: {horde: troll-king, hit: 2}}\n", "c3's horde has no key 'hit'"),
-    ("out-not-a-flag", "  players: [{out: maybe}]\n", "player 1's out is true or false, not 'maybe'"),
-    ("abilities-not-a-list", "  players: [{abilities: roads}]\n", "player 1's abilities must be a list"),
-    ("an-unknown-variant", "  options: {no-such-variant: true}\n", "kingdoms has no option 'no-such-variant'"),
+     "c3: hits is 121, more than the 120 hit counters in the box", "hordes: {|c3: {horde: "),
+    ("a-misspelt-setup-key", "  hordez: {c3: troll-king}\n",
+     "setup has no key 'hordez'", "|hordez: {c3:"),
+    ("a-misspelt-player-key", "  players: [{resorces: {wood: 1}}]\n",
+     "player 1 has no key 'resorces'", "players: [{|resorces: {w"),
+    ("a-misspelt-horde-key", "  hordes: {c3: {horde: troll-king, hit: 2}}\n",
+     "c3's horde has no key 'hit'", "horde: troll-king, |hit: 2}}"),
+    ("out-not-a-flag", "  players: [{out: maybe}]\n",
+     "player 1's out is true or false, not 'maybe'", "players: [{|out: maybe}]"),
+    ("abilities-not-a-list", "  players: [{abilities: roads}]\n",
+     "player 1's abilities must be a list", "players: [{|abilities: r"),
+    ("an-unknown-variant", "  options: {no-such-variant: true}\n",
+     "kingdoms has no option 'no-such-variant'", "options: {|no-such-vari"),
     ("a-variant-flag-not-a-flag", "  options: {player-versus-player: 'yes'}\n",
-     "option player-versus-player is true or false, not 'yes'"),
+     "option player-versus-player is true or false, not 'yes'", "options: {|player-versu"),
     ("an-unknown-variant-in-the-list", "  options: {variants: [advanced-tilez]}\n",
-     "kingdoms has no variant 'advanced-tilez'"),
-    ("rounds-not-a-count", "  options: {rounds: 0}\n", "option rounds must be a whole number of 1 or more"),
-    ("out-of-pool-not-a-list", "  out_of_pool: troll-king\n", "out_of_pool must be a list of horde ids"),
+     "kingdoms has no variant 'advanced-tilez'", ": {variants: [|advanced-til"),
+    ("rounds-not-a-count", "  options: {rounds: 0}\n",
+     "option rounds must be a whole number of 1 or more", "options: {|rounds: 0}"),
+    ("out-of-pool-not-a-list", "  out_of_pool: troll-king\n",
+     "out_of_pool must be a list of horde ids", "|out_of_pool:"),
 ]
 
 
-@pytest.mark.parametrize("extra,message", [s[1:] for s in SITUATIONS], ids=[s[0] for s in SITUATIONS])
-def test_a_situation_the_rules_never_reach_is_refused(tmp_path: Path, extra: str, message: str) -> None:
+@pytest.mark.parametrize("extra,message,where", [s[1:] for s in SITUATIONS], ids=[s[0] for s in SITUATIONS])
+def test_a_situation_the_rules_never_reach_is_refused_at_its_key(tmp_path: Path, extra: str, message: str,
+                                                                 where: str) -> None:
     path = tmp_path / "careless.yaml"
     path.write_text(SCENARIO.format(extra=extra))
     proc = run_cli("scenario", str(path))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
-    assert proc.stdout.startswith(f"FAIL {path}:5:3: "), proc.stdout     # the setup, by line and column
     assert "cannot build the starting situation" in proc.stdout and message in proc.stdout, proc.stdout
+    found = re.match(rf"FAIL {re.escape(str(path))}:(\d+):(\d+): ", proc.stdout)
+    assert found, proc.stdout
+    line, col = int(found.group(1)), int(found.group(2))
+    text = path.read_text().splitlines()[line - 1]
+    before, after = where.split("|")
+    assert text[:col - 1].endswith(before) and text[col - 1:].startswith(after), (line, col, text)
 
 
 @pytest.mark.parametrize("setup,message", [

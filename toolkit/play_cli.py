@@ -490,7 +490,9 @@ def scenario(
             continue
         failed += 1
         for p in problems:
-            pos = doc.pos(_scenario_place(p, doc.data))
+            place = _scenario_place(p, doc.data)
+            pos = doc.pos(place, key=bool(place) and place[0] == "setup" and isinstance(place[-1], str)
+                          and len(place) > 1)
             records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
             echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
             if format is OutputFormat.github:
@@ -516,8 +518,12 @@ def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
         return ("steps", int(m.group(1)) - 1)
     if (problem.startswith("players:") or ": players is " in problem) and "players" in data:
         return ("players",)
-    if "starting situation" in problem:
-        return ("setup",)
+    from engine.core.scenario import SETUP_FAULT, parse_setup_path
+
+    if SETUP_FAULT in problem:  # at the key a SetupError names, else the setup as a whole
+        at = problem.find(f"{SETUP_FAULT} at ")
+        path = parse_setup_path(problem[at + len(SETUP_FAULT) + 4:]) if at >= 0 else None
+        return ("setup", *path) if path is not None else ("setup",)
     if ": seed must be" in problem and "seed" in data:
         return ("seed",)
     return ("expect",)

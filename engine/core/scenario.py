@@ -7,14 +7,65 @@ The format is described in docs/scenarios.md.
 """
 from __future__ import annotations
 
+import json
 import random
-from typing import Any
+import re
+from typing import Any, Sequence
 
 from engine.core.api import CHANCE, Decision, GameSpec, State
 from engine.core.driver import derive_seed, sample_chance
 from engine.core.registry import load_spec
 
 _MAX_AUTO_CHANCE = 10_000
+
+
+class SetupError(ValueError):
+    """A starting situation the rules cannot lay out, with where in the scenario's `setup` the
+    fault lies: the keys and list indexes from `setup` down (none: the setup as a whole). A game's
+    `scenario_state` raises it so that `hordekit scenario` points at that key's line and column;
+    any other exception points at `setup`."""
+
+    def __init__(self, message: str, path: Sequence[str | int] = ()) -> None:
+        super().__init__(message)
+        self.path = tuple(path)
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+$")
+_PATH_PART = re.compile(r'\.([A-Za-z0-9_-]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+def setup_path(path: Sequence[str | int]) -> str:
+    """`setup.players[0].resources`: a path into the setup as a failure message writes it (a key
+    that is not plain letters, digits, - and _ is written as a JSON string in brackets)."""
+    out = "setup"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            key = str(part)
+            out += f".{key}" if _PLAIN_KEY.match(key) else f"[{json.dumps(key)}]"
+    return out
+
+
+def parse_setup_path(text: str) -> tuple[str | int, ...] | None:
+    """The keys and indexes of the `setup_path` that `text` begins with, or None when it begins
+    with none (what follows the path, such as `: message`, is ignored)."""
+    if not text.startswith("setup"):
+        return None
+    parts: list[str | int] = []
+    at = len("setup")
+    while (m := _PATH_PART.match(text, at)) is not None:
+        key, index, quoted = m.groups()
+        parts.append(key if key is not None else int(index) if index is not None else json.loads(quoted))
+        at = m.end()
+    if at < len(text) and text[at] not in ": ":
+        return None
+    return tuple(parts)
+
+
+SETUP_FAULT = "cannot build the starting situation"
+"""How a failure to lay out the setup begins (after the scenario's name); with a SetupError it
+goes on with ` at <setup path>:`."""
 
 
 def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec | None = None,
@@ -37,8 +88,10 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
             state = spec.scenario_state(model, players, dict(scenario.get("setup") or {}))
         else:   # the game's standard setup; its chance events are the script's first steps
             state = spec.new_state(model, players, dict(scenario.get("options") or {}))
+    except SetupError as exc:
+        return [f"{name}: {SETUP_FAULT} at {setup_path(exc.path)}: {exc}"]
     except Exception as exc:
-        return [f"{name}: cannot build the starting situation: {type(exc).__name__}: {exc}"]
+        return [f"{name}: {SETUP_FAULT}: {type(exc).__name__}: {exc}"]
     seed = scenario.get("seed", 0)
     if seed.__class__ is not int:   # "7", 1.9 or true would quietly become another seed
         return [f"{name}: seed must be a whole number, not {seed!r}"]

@@ -6,9 +6,10 @@ so a scenario can script it and a log replays it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Union
 
 from engine.core.api import CHANCE, Decision
+from engine.core.scenario import SetupError
 from engine.kingdoms.areas import HORDES
 from engine.kingdoms.model import UNIT_TYPES, Tile
 
@@ -127,43 +128,46 @@ SETUP_KEYS = ("start", "phase", "current", "round", "order", "options", "tiles",
               "out_of_pool")
 PLAYER_KEYS = ("kingdom", "abilities", "resources", "victory", "units", "out")
 HORDE_KEYS = ("horde", "hits")
+Path = tuple[Union[str, int], ...]
+"""Where in a scenario's setup a value lies (keys and list indexes), for SetupError."""
 
 
-def _only(entry: dict, keys: tuple[str, ...], what: str) -> None:
+def _only(entry: dict, keys: tuple[str, ...], what: str, at: Path = ()) -> None:
     """Refuse a key the situation does not know: a misspelt one would otherwise be ignored."""
     unknown = [k for k in entry if k not in keys]
     if unknown:
-        raise ValueError(f"{what} has no key {', '.join(map(repr, unknown))} (it knows {', '.join(keys)})")
+        raise SetupError(f"{what} has no key {', '.join(map(repr, unknown))} (it knows {', '.join(keys)})",
+                         (*at, unknown[0]))
 
 
-def _known(table: dict[str, Any], key: Any, what: str) -> Any:
-    """`table[key]`, or a ValueError that names the unknown `what` and the ones there are."""
+def _known(table: dict[str, Any], key: Any, what: str, at: Path = ()) -> Any:
+    """`table[key]`, or a SetupError at `at` that names the unknown `what` and the ones there are."""
     if isinstance(key, str) and key in table:
         return table[key]
     if what == "space":
         first, last = list(table)[0], list(table)[-1]
-        raise ValueError(f"unknown space {key!r} (the board runs from {first} to {last})")
+        raise SetupError(f"unknown space {key!r} (the board runs from {first} to {last})", at)
     names = sorted(table)
     listed = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
-    raise ValueError(f"unknown {what} {key!r} (known: {listed})")
+    raise SetupError(f"unknown {what} {key!r} (known: {listed})", at)
 
 
-def _mapping(value: Any, what: str) -> dict:
-    """`value` as a mapping ({} when absent), or a ValueError that says what `what` should be."""
+def _mapping(value: Any, what: str, at: Path = ()) -> dict:
+    """`value` as a mapping ({} when absent), or a SetupError that says what `what` should be."""
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ValueError(f"{what} must be a mapping, not {value!r}")
+        raise SetupError(f"{what} must be a mapping, not {value!r}", at)
     return value
 
 
-def _count(value: Any, what: str, box: int | None = None, pieces: str = "") -> int:
+def _count(value: Any, what: str, box: int | None = None, pieces: str = "", at: Path = ()) -> int:
     """A whole number of 0 or more; with `box`, no more than the box holds of those `pieces`
     (a starting situation is laid out from the box, so a larger count is a typing slip)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what} must be a whole number of 0 or more, not {value!r}")
+        raise SetupError(f"{what} must be a whole number of 0 or more, not {value!r}", at)
     if box is not None and value > box:
-        raise ValueError(f"{what} is {value}, more than the {box} {pieces} in the box")
+        raise SetupError(f"{what} is {value}, more than the {box} {pieces} in the box", at)
     return value
 
 
@@ -172,18 +176,18 @@ def apply_situation(st: "KState", setup: dict[str, Any]) -> tuple[str, str]:
     hordes. Returns where play starts: ('turn'|'horde'|'raid'|'end', first phase of the turn).
 
     A situation the rules could never reach (an unknown id or space, two players in one space,
-    limits broken, a horde without hit counters) is refused with a ValueError that says what is
+    limits broken, a horde without hit counters) is refused with a SetupError (a ValueError) that says what is
     wrong, instead of a game that silently plays from a broken board."""
     _only(setup, SETUP_KEYS, "setup")
-    _lay_tiles(st, _mapping(setup.get("tiles"), "tiles"))
+    _lay_tiles(st, _mapping(setup.get("tiles"), "tiles", ("tiles",)))
     players = setup.get("players") or []
     if not isinstance(players, list):
-        raise ValueError(f"players must be a list, one entry per seat, not {players!r}")
+        raise SetupError(f"players must be a list, one entry per seat, not {players!r}", ("players",))
     if len(players) > st.n:
-        raise ValueError(f"the setup describes {len(players)} players, the game has {st.n}")
+        raise SetupError(f"the setup describes {len(players)} players, the game has {st.n}", ("players",))
     for p, spec in enumerate(players):
-        _place_player(st, p, _mapping(spec, f"player {p + 1}"))
-    _place_hordes(st, _mapping(setup.get("hordes"), "hordes"), setup.get("out_of_pool") or [])
+        _place_player(st, p, _mapping(spec, f"player {p + 1}", ("players", p)))
+    _place_hordes(st, _mapping(setup.get("hordes"), "hordes", ("hordes",)), setup.get("out_of_pool") or [])
     start, phase = _where_play_starts(st, setup)
     problems = st.check_all_invariants()
     if problems:
@@ -196,50 +200,54 @@ def _lay_tiles(st: "KState", tiles: dict) -> None:
     m = st.model
     known = {**{t.id: ("tile", t.idx) for t in m.terrains}, **{t.id: ("adv", t.idx) for t in m.advanced}}
     for label, tid in tiles.items():
-        sp = _known(st.board.index, str(label), "space")
-        kind, idx = _known(known, tid, "tile")
+        sp = _known(st.board.index, str(label), "space", ("tiles", label))
+        kind, idx = _known(known, tid, "tile", ("tiles", label))
         (st.tile if kind == "tile" else st.adv)[sp] = idx
     st.apply_tiles()
 
 
 def _place_player(st: "KState", p: int, spec: dict) -> None:
     m = st.model
-    _only(spec, PLAYER_KEYS, f"player {p + 1}")
+    at: Path = ("players", p)
+    _only(spec, PLAYER_KEYS, f"player {p + 1}", at)
     if spec.get("kingdom"):
-        kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom")]
+        kd = m.kingdoms[_known(m.kingdom_index, spec["kingdom"], "kingdom", (*at, "kingdom"))]
         st.kingdom[p] = kd.idx
         st.kingdoms_held[p].append(kd.idx)
         for ai in kd.abilities:
             st.grant_ability(p, ai)
     abilities = spec.get("abilities") or []
     if not isinstance(abilities, list):
-        raise ValueError(f"player {p + 1}'s abilities must be a list of ability ids, not {abilities!r}")
-    for aid in abilities:
-        ai = _known(m.ability_index, aid, "ability")
+        raise SetupError(f"player {p + 1}'s abilities must be a list of ability ids, not {abilities!r}",
+                         (*at, "abilities"))
+    for i, aid in enumerate(abilities):
+        ai = _known(m.ability_index, aid, "ability", (*at, "abilities", i))
         if st.has[p][ai]:
-            raise ValueError(f"player {p + 1} holds {aid} twice (no player has two copies of an ability; "
-                             "a kingdom's starting abilities are held already)")
+            raise SetupError(f"player {p + 1} holds {aid} twice (no player has two copies of an ability; "
+                             "a kingdom's starting abilities are held already)", (*at, "abilities", i))
         st.grant_ability(p, ai)
     resources = {r: i for i, r in enumerate(m.resources)}
-    for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources").items():
-        ri = _known(resources, r, "resource")
-        st.gain(p, ri, _count(v, f"player {p + 1}'s {r}", m.supply.get("chit-" + r, 40), f"{r} chits"))
+    for r, v in _mapping(spec.get("resources"), f"player {p + 1}'s resources", (*at, "resources")).items():
+        ri = _known(resources, r, "resource", (*at, "resources", r))
+        st.gain(p, ri, _count(v, f"player {p + 1}'s {r}", m.supply.get("chit-" + r, 40), f"{r} chits",
+                              (*at, "resources", r)))
     st.take_victory(p, _count(spec.get("victory", 0), f"player {p + 1}'s victory tokens",
-                              m.supply["victory"], "victory tokens"))
+                              m.supply["victory"], "victory tokens", (*at, "victory")))
     out = spec.get("out", False)
     if out.__class__ is not bool:
-        raise ValueError(f"player {p + 1}'s out is true or false, not {out!r}")
-    for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units").items():
-        units = _mapping(units, f"{label}'s units")
-        sp = _known(st.board.index, str(label), "space")
+        raise SetupError(f"player {p + 1}'s out is true or false, not {out!r}", (*at, "out"))
+    for label, units in _mapping(spec.get("units"), f"player {p + 1}'s units", (*at, "units")).items():
+        where: Path = (*at, "units", label)
+        units = _mapping(units, f"{label}'s units", where)
+        sp = _known(st.board.index, str(label), "space", where)
         if st.owner[sp] >= 0 and st.owner[sp] != p:
-            raise ValueError(f"{label}: player {p + 1}'s units would share the space with player "
-                             f"{st.owner[sp] + 1}'s (one player holds a space)")
+            raise SetupError(f"{label}: player {p + 1}'s units would share the space with player "
+                             f"{st.owner[sp] + 1}'s (one player holds a space)", where)
         for unit in units:
             if unit not in UNIT_TYPES:
-                raise ValueError(f"{label}: unknown unit {unit!r} ({', '.join(UNIT_TYPES)})")
+                raise SetupError(f"{label}: unknown unit {unit!r} ({', '.join(UNIT_TYPES)})", (*where, unit))
         for unit in UNIT_TYPES:
-            n = _count(units.get(unit, 0), f"{label}: {unit}")
+            n = _count(units.get(unit, 0), f"{label}: {unit}", at=(*where, unit))
             if n:
                 st.add_unit(p, sp, unit, n)
     st.out[p] = out
@@ -248,23 +256,24 @@ def _place_player(st: "KState", p: int, spec: dict) -> None:
 def _place_hordes(st: "KState", hordes: dict, out_of_pool: list) -> None:
     m = st.model
     for label, h in hordes.items():
-        sp = _known(st.board.index, str(label), "space")
-        h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde")
-        _only(h, HORDE_KEYS, f"{label}'s horde")
-        hi = _known(m.horde_index, h.get("horde"), "horde")
-        hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits", m.supply["hit"], "hit counters")
+        where: Path = ("hordes", label)
+        sp = _known(st.board.index, str(label), "space", where)
+        h = _mapping({"horde": h} if isinstance(h, str) else h, f"{label}'s horde", where)
+        _only(h, HORDE_KEYS, f"{label}'s horde", where)
+        hi = _known(m.horde_index, h.get("horde"), "horde", where)
+        hits = _count(h.get("hits", m.hordes[hi].hits), f"{label}: hits", m.supply["hit"], "hit counters", where)
         if hits < 1:
-            raise ValueError(f"{label}: a horde on the board has at least one hit counter")
+            raise SetupError(f"{label}: a horde on the board has at least one hit counter", where)
         if st.no_enter[sp]:
-            raise ValueError(f"{label}: no horde may be in this space (its tile lets nothing in)")
+            raise SetupError(f"{label}: no horde may be in this space (its tile lets nothing in)", where)
         st.horde[sp] = hi
         st.pool[hi] = False
         st.hits[sp] = hits
         st.hit_free -= hits
     if not isinstance(out_of_pool, list):
-        raise ValueError(f"out_of_pool must be a list of horde ids, not {out_of_pool!r}")
-    for hid in out_of_pool:
-        st.pool[_known(m.horde_index, hid, "horde")] = False
+        raise SetupError(f"out_of_pool must be a list of horde ids, not {out_of_pool!r}", ("out_of_pool",))
+    for i, hid in enumerate(out_of_pool):
+        st.pool[_known(m.horde_index, hid, "horde", ("out_of_pool", i))] = False
     st.dirty |= HORDES
 
 
@@ -272,22 +281,22 @@ def _where_play_starts(st: "KState", setup: dict) -> tuple[str, str]:
     """The round, turn order, start and phase of a situation, each checked against the rules."""
     st.order = [int(x) for x in setup.get("order", st.kseats)]
     if sorted(st.order) != sorted(st.kseats):
-        raise ValueError(f"order {st.order} must list each seat that takes turns once: {st.kseats}")
-    st.round = _count(setup.get("round", 1), "round")
+        raise SetupError(f"order {st.order} must list each seat that takes turns once: {st.kseats}", ("order",))
+    st.round = _count(setup.get("round", 1), "round", at=("round",))
     if not 1 <= st.round <= st.rounds:
-        raise ValueError(f"round {st.round} is outside the game's 1 to {st.rounds}")
+        raise SetupError(f"round {st.round} is outside the game's 1 to {st.rounds}", ("round",))
     start = str(setup.get("start", "turn"))
     if start not in STARTS:
-        raise ValueError(f"unknown start {start!r} (one of: {', '.join(STARTS)})")
+        raise SetupError(f"unknown start {start!r} (one of: {', '.join(STARTS)})", ("start",))
     phase = str(setup.get("phase", ""))
     phases = [ph["id"] for ph in st.model.phases]
     if phase and phase not in phases:
-        raise ValueError(f"unknown phase {phase!r} (one of: {', '.join(phases)})")
+        raise SetupError(f"unknown phase {phase!r} (one of: {', '.join(phases)})", ("phase",))
     if phase and start != "turn":
-        raise ValueError(f"a phase is where a turn starts: it needs start: turn, not {start!r}")
+        raise SetupError(f"a phase is where a turn starts: it needs start: turn, not {start!r}", ("start",))
     if "current" in setup and not phase:
-        raise ValueError("current names whose turn a phase belongs to: give the phase too")
+        raise SetupError("current names whose turn a phase belongs to: give the phase too", ("current",))
     st.current = int(setup.get("current", st.order[0] if st.order else 0)) if phase else -1
     if phase and st.current not in st.order:
-        raise ValueError(f"current seat {st.current} takes no turn (seats: {st.order})")
+        raise SetupError(f"current seat {st.current} takes no turn (seats: {st.order})", ("current",))
     return start, phase

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult
+from engine.core.scenario import SetupError
 from engine.core.sequential import SequentialState
 from engine.kingdoms import invariants
 from engine.kingdoms.areas import ALL, MOVED, PLAYERS, UNITS
@@ -42,22 +43,23 @@ def variant_flags(options: dict) -> dict[str, bool]:
     number of 1 or more is refused: a misspelt variant would otherwise play the plain game under
     the variant's name."""
     shorts = {short: vid for vid, short in VARIANT_KEYS.items()}
-    for key, value in options.items():
+    for key, value in options.items():  # the paths say where a scenario's setup holds the option
         if key in VARIANT_KEYS or key in shorts:
             if value.__class__ is not bool:
-                raise ValueError(f"option {key} is true or false, not {value!r}")
+                raise SetupError(f"option {key} is true or false, not {value!r}", ("options", key))
         elif key in NUMBER_OPTIONS:
             if value.__class__ is not int or value < 1:
-                raise ValueError(f"option {key} must be a whole number of 1 or more, not {value!r}")
+                raise SetupError(f"option {key} must be a whole number of 1 or more, not {value!r}", ("options", key))
         elif key != "variants":
-            raise ValueError(f"kingdoms has no option {key!r} (it knows {', '.join(VARIANT_KEYS)}, "
-                             f"variants, {', '.join(NUMBER_OPTIONS)})")
+            raise SetupError(f"kingdoms has no option {key!r} (it knows {', '.join(VARIANT_KEYS)}, "
+                             f"variants, {', '.join(NUMBER_OPTIONS)})", ("options", key))
     listed = options.get("variants") or []
     if not isinstance(listed, (list, tuple)):
-        raise ValueError(f"option variants is a list of variant ids, not {listed!r}")
-    for v in listed:
+        raise SetupError(f"option variants is a list of variant ids, not {listed!r}", ("options", "variants"))
+    for i, v in enumerate(listed):
         if v not in VARIANT_KEYS and v not in shorts:
-            raise ValueError(f"kingdoms has no variant {v!r} (it has {', '.join(VARIANT_KEYS)})")
+            raise SetupError(f"kingdoms has no variant {v!r} (it has {', '.join(VARIANT_KEYS)})",
+                             ("options", "variants", i))
     named = {shorts.get(v, v) for v in listed}
     return {vid: bool(options.get(vid) or options.get(short) or vid in named)
             for vid, short in VARIANT_KEYS.items()}
