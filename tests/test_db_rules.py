@@ -3,6 +3,7 @@ a look inside the state (draws, reshuffles, invariants, clones, armies)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -441,6 +442,22 @@ def _assert_scenario_refused(tmp_path: Path, side: dict, message: str, setup: di
                          cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 1 and message in run.stdout, run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
+    # reported at the key at fault: one the test changed, or the side itself for a fault of the whole side
+    found = re.match(rf"FAIL {re.escape(str(path))}:(\d+):(\d+): ", run.stdout)
+    assert found, run.stdout
+    line, col = int(found.group(1)), int(found.group(2))
+    at = path.read_text().splitlines()[line - 1][col - 1:]
+    named = _keys_and_words({**side, **(setup or {})}) | ({"battalions"} if message.startswith("players.0: ") else set())
+    assert any(at.startswith(w) for w in named), (at, named)
+
+
+def _keys_and_words(value) -> set[str]:
+    """Every key and plain value in `value`, as the YAML file writes them."""
+    if isinstance(value, dict):
+        return {str(k) for k in value} | {w for v in value.values() for w in _keys_and_words(v)}
+    if isinstance(value, list):
+        return {w for v in value for w in _keys_and_words(v)}
+    return {str(value).lower() if isinstance(value, bool) else str(value)}
 
 
 def test_two_cards_that_cancel_powers_cancel_each_other() -> None:

@@ -156,8 +156,9 @@ def test_a_bot_that_reads_only_its_seats_view_is_not_redacted_any_other_reader_i
                                   ("say", 'a "quoted": key'), ("options", "variants", 12)])
 def test_a_setup_path_written_in_a_failure_reads_back_as_the_same_keys(path) -> None:
     text = setup_path(path)
-    assert parse_setup_path(text) == path
-    assert parse_setup_path(text + ": the message: with colons") == path
+    assert parse_setup_path(text) == ("setup", *path)
+    assert parse_setup_path(text + ": the message: with colons") == ("setup", *path)
+    assert parse_setup_path(setup_path(path, "options")) == ("options", *path)
 
 
 def test_text_that_is_no_setup_path_reads_as_none() -> None:

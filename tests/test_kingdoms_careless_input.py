@@ -219,3 +219,14 @@ def test_the_model_is_never_built_from_content_that_breaks_them() -> None:
     data["event"][6]["roll"] = 6
     with pytest.raises(ValueError, match="roll 6 already selects event 'harvest'"):
         SPEC.build_model(data)
+
+
+def test_a_standard_setup_with_a_bad_option_points_at_the_option(tmp_path: Path) -> None:
+    """Without `setup` a scenario plays the standard setup with its top-level options: a fault in
+    them is reported at that option's line and column."""
+    path = tmp_path / "bad-option.yaml"
+    path.write_text("name: a misspelt variant\ngame: kingdoms\nplayers: 2\noptions:\n  variants: [nope]\nsteps: []\n")
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    assert proc.stdout.startswith(f"FAIL {path}:5:14: "), proc.stdout
+    assert "at options.variants[0]: kingdoms has no variant 'nope'" in proc.stdout, proc.stdout

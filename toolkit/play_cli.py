@@ -491,8 +491,7 @@ def scenario(
         failed += 1
         for p in problems:
             place = _scenario_place(p, doc.data)
-            pos = doc.pos(place, key=bool(place) and place[0] == "setup" and isinstance(place[-1], str)
-                          and len(place) > 1)
+            pos = doc.pos(place, key=place[0] in ("setup", "options") and len(place) > 1 and isinstance(place[-1], str))
             records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
             echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
             if format is OutputFormat.github:
@@ -512,18 +511,19 @@ def _scenario_shape(data: dict[str, Any], spec: Any) -> list[str]:
 
 
 def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
-    """Where in the scenario file a failure message points: its step, players, the setup, or expect."""
+    """Where in the scenario file a failure message points: the setup (at the key a SetupError
+    names), its step, players, the seed, or expect."""
+    from engine.core.scenario import SETUP_FAULT, parse_setup_path
+
+    if SETUP_FAULT in problem:  # first: a setup's message may itself speak of a step of the rules
+        at = problem.find(f"{SETUP_FAULT} at ")
+        path = parse_setup_path(problem[at + len(SETUP_FAULT) + 4:]) if at >= 0 else None
+        return path if path is not None else ("setup",)
     m = re.search(r"step (\d+)", problem)
     if m:
         return ("steps", int(m.group(1)) - 1)
     if (problem.startswith("players:") or ": players is " in problem) and "players" in data:
         return ("players",)
-    from engine.core.scenario import SETUP_FAULT, parse_setup_path
-
-    if SETUP_FAULT in problem:  # at the key a SetupError names, else the setup as a whole
-        at = problem.find(f"{SETUP_FAULT} at ")
-        path = parse_setup_path(problem[at + len(SETUP_FAULT) + 4:]) if at >= 0 else None
-        return ("setup", *path) if path is not None else ("setup",)
     if ": seed must be" in problem and "seed" in data:
         return ("seed",)
     return ("expect",)

@@ -34,10 +34,11 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+$")
 _PATH_PART = re.compile(r'\.([A-Za-z0-9_-]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
 
 
-def setup_path(path: Sequence[str | int]) -> str:
-    """`setup.players[0].resources`: a path into the setup as a failure message writes it (a key
-    that is not plain letters, digits, - and _ is written as a JSON string in brackets)."""
-    out = "setup"
+def setup_path(path: Sequence[str | int], root: str = "setup") -> str:
+    """`setup.players[0].resources`: a path into the setup (or another top-level key, `root`) as a
+    failure message writes it (a key that is not plain letters, digits, - and _ is written as a
+    JSON string in brackets)."""
+    out = root
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
@@ -48,12 +49,14 @@ def setup_path(path: Sequence[str | int]) -> str:
 
 
 def parse_setup_path(text: str) -> tuple[str | int, ...] | None:
-    """The keys and indexes of the `setup_path` that `text` begins with, or None when it begins
-    with none (what follows the path, such as `: message`, is ignored)."""
-    if not text.startswith("setup"):
+    """The keys and indexes of the `setup_path` that `text` begins with, its root first (`setup`
+    or `options`), or None when it begins with none (what follows the path, such as `: message`,
+    is ignored)."""
+    root = next((r for r in ("setup", "options") if text.startswith(r)), None)
+    if root is None:
         return None
-    parts: list[str | int] = []
-    at = len("setup")
+    parts: list[str | int] = [root]
+    at = len(root)
     while (m := _PATH_PART.match(text, at)) is not None:
         key, index, quoted = m.groups()
         parts.append(key if key is not None else int(index) if index is not None else json.loads(quoted))
@@ -89,7 +92,11 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
         else:   # the game's standard setup; its chance events are the script's first steps
             state = spec.new_state(model, players, dict(scenario.get("options") or {}))
     except SetupError as exc:
-        return [f"{name}: {SETUP_FAULT} at {setup_path(exc.path)}: {exc}"]
+        if "setup" in scenario:
+            where = setup_path(exc.path)
+        else:  # the standard setup: only its options are the scenario's own keys
+            where = setup_path(exc.path[1:], "options") if exc.path[:1] == ("options",) else "options"
+        return [f"{name}: {SETUP_FAULT} at {where}: {exc}"]
     except Exception as exc:
         return [f"{name}: {SETUP_FAULT}: {type(exc).__name__}: {exc}"]
     seed = scenario.get("seed", 0)

@@ -3,32 +3,49 @@ values a scenario's `expect` can check (see docs/scenarios.md and docs/games/dic
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Union
 
+from engine.core.scenario import SetupError
 from engine.dice_battles.armies import Sheet, predefined
 from engine.dice_battles.model import HERO, HERO_LEVEL, SPACES, Model
 from engine.dice_battles.state import DBState
 
 
-def _sheet(model: Model, side: dict) -> Sheet:
-    base = predefined(model, model.army(side["army"]).idx) if side.get("army") else None
+Path = tuple[Union[str, int], ...]
+"""Where in a scenario's setup a value lies (keys and list indexes), for SetupError."""
+
+
+def _found(lookup: Any, ident: Any, at: Path) -> Any:
+    """`lookup(ident)` (a unit, card or army by id), or a SetupError at `at` saying there is none."""
+    try:
+        return lookup(ident)
+    except KeyError as exc:
+        raise SetupError(str(exc.args[0]) if exc.args else f"unknown id {ident!r}", at) from None
+
+
+def _sheet(model: Model, side: dict, p: int) -> Sheet:
+    at: Path = ("players", p)
+    base = predefined(model, _found(model.army, side["army"], (*at, "army")).idx) if side.get("army") else None
     if "battalions" in side:
-        bats = tuple(tuple(model.unit(b[s]).idx if b.get(s) else -1 for s in SPACES)
-                     for b in list(side["battalions"]) + [{}] * (3 - len(side["battalions"])))
+        bats = tuple(tuple(_found(model.unit, b[s], (*at, "battalions", i, s)).idx if b.get(s) else -1
+                           for s in SPACES)
+                     for i, b in enumerate(list(side["battalions"]) + [{}] * (3 - len(side["battalions"]))))
     elif base is not None:
         bats = base.battalions
     else:
-        raise ValueError("a player needs an army or battalions")
+        raise SetupError("a player needs an army or battalions", at)
     if "battalions" in side and len(side["battalions"]) > 3:
-        raise ValueError(f"{len(side['battalions'])} battalions; an army has 3")
+        raise SetupError(f"{len(side['battalions'])} battalions; an army has 3", (*at, "battalions"))
     for b, bat in enumerate(bats):
         for s, ut in enumerate(bat):
             if ut >= 0 and s not in model.units[ut].positions:
                 shows = ", ".join(SPACES[i] for i in sorted(model.units[ut].positions))
-                raise ValueError(f"b{b + 1}-{SPACES[s]}: {model.units[ut].name} may not stand on "
-                                 f"{model.space_names[s].lower()} (its tile shows {shows})")
+                raise SetupError(f"b{b + 1}-{SPACES[s]}: {model.units[ut].name} may not stand on "
+                                 f"{model.space_names[s].lower()} (its tile shows {shows})",
+                                 (*at, "battalions", b, SPACES[s]) if "battalions" in side else (*at, "army"))
     if "reinforcements" in side:
-        reinf = tuple(model.unit(u).idx for u in side["reinforcements"])
+        reinf = tuple(_found(model.unit, u, (*at, "reinforcements", i)).idx
+                      for i, u in enumerate(side["reinforcements"]))
     else:
         reinf = base.reinforcements if base is not None else ()
     faction = base.faction if base is not None else next(
@@ -42,21 +59,21 @@ _SIDE_KEYS = frozenset({"army", "battalions", "reinforcements", "fleeing", "gone
 _MARK_KEYS = frozenset({"wounds", "poison"})
 
 
-def _whole(value: Any, where: str, low: int, high: int | None = None) -> int:
-    """A whole number in low..high (a YAML `true` is no number), or a ValueError naming the key."""
+def _whole(value: Any, where: str, low: int, high: int | None = None, at: Path = ()) -> int:
+    """A whole number in low..high (a YAML `true` is no number), or a SetupError naming the key."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         span = f"from {low} to {high}" if high is not None else f"{low} or more"
-        raise ValueError(f"{where}: {value!r} is not a whole number {span}")
+        raise SetupError(f"{where}: {value!r} is not a whole number {span}", at)
     return value
 
 
-def _ids(side: dict, key: str, where: str) -> list[str]:
+def _ids(side: dict, key: str, where: str, at: Path) -> list[str]:
     """A side's list of ids under `key` (absent: empty)."""
     value = side.get(key)
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{where}.{key}: a list of ids")
+        raise SetupError(f"{where}.{key}: a list of ids", (*at, key))
     return value
 
 
@@ -66,94 +83,101 @@ def _check_setup(model: Model, setup: dict) -> None:
     an army, more tiles in a zone or cards in hand than it takes, heroes lost out of 0..3."""
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
-        raise ValueError(f"unknown setup keys: {', '.join(sorted(map(str, unknown)))} "
-                         f"(a setup has {', '.join(sorted(_SETUP_KEYS))})")
+        raise SetupError(f"unknown setup keys: {', '.join(sorted(map(str, unknown)))} "
+                         f"(a setup has {', '.join(sorted(_SETUP_KEYS))})", (min(map(str, unknown)),))
     options = setup.get("options") or {}
     if not isinstance(options, dict):
-        raise ValueError("options: a mapping")
+        raise SetupError("options: a mapping", ("options",))
     if "round" in setup:
         limit = options.get("max_rounds", model.round_limit)
         limit = limit if isinstance(limit, int) and not isinstance(limit, bool) else model.round_limit
-        _whole(setup["round"], "round", 0, limit - 1)
+        _whole(setup["round"], "round", 0, limit - 1, ("round",))
     sides = setup.get("players")
     if sides is None:
         return
     if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(s, dict) for s in sides):
-        raise ValueError("players: a list of two sides (mappings), one per seat")
+        raise SetupError("players: a list of two sides (mappings), one per seat", ("players",))
     for p, side in enumerate(sides):
-        _check_side(model, side, f"players.{p}")
+        _check_side(model, side, f"players.{p}", ("players", p))
 
 
-def _check_side(model: Model, side: dict, where: str) -> None:
+def _check_side(model: Model, side: dict, where: str, at: Path) -> None:
     """One side of the table: its keys and the shape of their values, then its pieces and marks."""
     unknown = set(side) - _SIDE_KEYS
     if unknown:
-        raise ValueError(f"{where}: unknown keys: {', '.join(sorted(map(str, unknown)))} "
-                         f"(a side has {', '.join(sorted(_SIDE_KEYS))})")
+        raise SetupError(f"{where}: unknown keys: {', '.join(sorted(map(str, unknown)))} "
+                         f"(a side has {', '.join(sorted(_SIDE_KEYS))})", (*at, min(map(str, unknown))))
     bats = side.get("battalions")
     if bats is not None and (not isinstance(bats, list) or not all(
             isinstance(b, dict) and set(b) <= set(SPACES) and all(isinstance(v, str) or v is None for v in b.values())
             for b in bats)):
-        raise ValueError(f"{where}.battalions: a list of battalions, each a mapping of spaces "
-                         f"({', '.join(SPACES)}) to unit ids")
+        raise SetupError(f"{where}.battalions: a list of battalions, each a mapping of spaces "
+                         f"({', '.join(SPACES)}) to unit ids", (*at, "battalions"))
     if side.get("army") is not None and not isinstance(side["army"], str):
-        raise ValueError(f"{where}.army: an army id")
-    _check_pieces(model, side, where)
+        raise SetupError(f"{where}.army: an army id", (*at, "army"))
+    _check_pieces(model, side, where, at)
     if "heroes_lost" in side:
-        _whole(side["heroes_lost"], f"{where}.heroes_lost", 0, 3)
-    _check_marks(side.get("marks") or {}, where)
+        _whole(side["heroes_lost"], f"{where}.heroes_lost", 0, 3, (*at, "heroes_lost"))
+    _check_marks(side.get("marks") or {}, where, at)
 
 
-def _check_pieces(model: Model, side: dict, where: str) -> None:
+def _check_pieces(model: Model, side: dict, where: str, at: Path) -> None:
     """The side's tiles and cards: zones no fuller than the mat allows, one faction, no more copies
     than the box holds (an army is built from one box)."""
-    army = model.army(side["army"]) if side.get("army") else None
+    army = _found(model.army, side["army"], (*at, "army")) if side.get("army") else None
     bats = side.get("battalions")
-    tiles = [u for b in bats or [] for u in b.values() if u]
+    tiles = [(u, (*at, "battalions", i, s)) for i, b in enumerate(bats or []) for s, u in b.items() if u]
     if bats is None and army is not None:
-        tiles += [model.units[u].id for b in army.battalions for u in b if u >= 0]
-    reinf = _ids(side, "reinforcements", where)
+        tiles += [(model.units[u].id, (*at, "army")) for b in army.battalions for u in b if u >= 0]
+
+    def listed(key: str) -> list[tuple[str, Path]]:
+        return [(u, (*at, key, i)) for i, u in enumerate(_ids(side, key, where, at))]
+
+    reinf = listed("reinforcements")
     if "reinforcements" not in side and army is not None:
-        reinf = [model.units[u].id for u in army.reinforcements]
-    fleeing = _ids(side, "fleeing", where)
+        reinf = [(model.units[u].id, (*at, "army")) for u in army.reinforcements]
+    fleeing = listed("fleeing")
     for zone, ids in (("reinforcements", reinf), ("fleeing", fleeing)):
-        for u in ids:
-            if model.unit(u).level == HERO_LEVEL:
-                raise ValueError(f"{zone}: the hero '{u}' cannot be there (a defeated hero leaves the game)")
-    units = [model.unit(u) for u in tiles + reinf + fleeing + _ids(side, "gone", where)]
-    hand = [model.card(c) for c in _ids(side, "hand", where)]
-    cards = hand + [model.card(c) for c in _ids(side, "discard", where)]
+        for u, path in ids:
+            if _found(model.unit, u, path).level == HERO_LEVEL:
+                raise SetupError(f"{zone}: the hero '{u}' cannot be there (a defeated hero leaves the game)", path)
+    units = [_found(model.unit, u, path) for u, path in tiles + reinf + fleeing + listed("gone")]
+    hand = [_found(model.card, c, path) for c, path in listed("hand")]
+    cards = hand + [_found(model.card, c, path) for c, path in listed("discard")]
     if len(reinf) > model.setup_reinforcements_max:
-        raise ValueError(f"{where}.reinforcements: {len(reinf)} tiles; the zone takes "
-                         f"{model.setup_reinforcements_max} at most (set-up)")
+        raise SetupError(f"{where}.reinforcements: {len(reinf)} tiles; the zone takes "
+                         f"{model.setup_reinforcements_max} at most (set-up)", (*at, "reinforcements"))
     if len(fleeing) > model.fleeing_spaces:
-        raise ValueError(f"{where}.fleeing: {len(fleeing)} tiles; the zone has {model.fleeing_spaces} spaces")
+        raise SetupError(f"{where}.fleeing: {len(fleeing)} tiles; the zone has {model.fleeing_spaces} spaces",
+                         (*at, "fleeing"))
     if len(hand) > model.hand_size:
-        raise ValueError(f"{where}.hand: {len(hand)} cards; a hand holds {model.hand_size}")
+        raise SetupError(f"{where}.hand: {len(hand)} cards; a hand holds {model.hand_size}", (*at, "hand"))
     factions = {u.faction for u in units} | {model.units[c.unit].faction for c in cards} | (
         {army.faction} if army is not None else set())
     if len(factions) > 1:
-        raise ValueError(f"{where}: pieces of {' and '.join(sorted(factions))}; an army has one faction")
+        raise SetupError(f"{where}: pieces of {' and '.join(sorted(factions))}; an army has one faction", at)
     for u, n in Counter(u.idx for u in units).items():
         if n > model.units[u].quantity:
-            raise ValueError(f"{where}: {n} tiles of {model.units[u].id}; the box holds {model.units[u].quantity}")
+            raise SetupError(f"{where}: {n} tiles of {model.units[u].id}; the box holds {model.units[u].quantity}",
+                             at)
     for c, n in Counter(c.idx for c in cards).items():
         if n > model.cards[c].quantity:
-            raise ValueError(f"{where}: {n} cards {model.cards[c].id} in hand and discard; the box holds "
-                             f"{model.cards[c].quantity}")
+            raise SetupError(f"{where}: {n} cards {model.cards[c].id} in hand and discard; the box holds "
+                             f"{model.cards[c].quantity}", at)
 
 
-def _check_marks(marks: Any, where: str) -> None:
+def _check_marks(marks: Any, where: str, at: Path) -> None:
     """Marks: place -> {wounds, poison}, whole numbers (their limits need the table: `scenario_state`)."""
     if not isinstance(marks, dict) or not all(isinstance(m, dict) for m in marks.values()):
-        raise ValueError(f"{where}.marks: a mapping of places (b1-fl, fleeing-1 ...) to {{wounds, poison}}")
+        raise SetupError(f"{where}.marks: a mapping of places (b1-fl, fleeing-1 ...) to {{wounds, poison}}",
+                         (*at, "marks"))
     for place, m in marks.items():
         unknown = set(m) - _MARK_KEYS
         if unknown:
-            raise ValueError(f"{where}.marks.{place}: unknown keys: {', '.join(sorted(map(str, unknown)))} "
-                             f"(a tile carries wounds and poison)")
+            raise SetupError(f"{where}.marks.{place}: unknown keys: {', '.join(sorted(map(str, unknown)))} "
+                             f"(a tile carries wounds and poison)", (*at, "marks", place, min(map(str, unknown))))
         for key in m:
-            _whole(m[key], f"{place}: {key}", 0)
+            _whole(m[key], f"{place}: {key}", 0, at=(*at, "marks", place, key))
 
 
 def scenario_state(model: Model, players: int, setup: dict) -> DBState:
@@ -161,7 +185,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
     _check_setup(model, setup)
     sides = list(setup.get("players") or [{}, {}])
     options = dict(setup.get("options") or {})
-    st = DBState(model, 2, options, sheets=[_sheet(model, s) for s in sides], hold=True)
+    st = DBState(model, 2, options, sheets=[_sheet(model, s, p) for p, s in enumerate(sides)], hold=True)
     for p, side in enumerate(sides):
         for u in side.get("fleeing") or []:
             st.fleeing[p].append(st.new_tile(p, model.unit(u).idx))
@@ -170,10 +194,11 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
         missing = sum(1 for b in st.board[p] if b[HERO] < 0)
         st.heroes_lost[p] = side.get("heroes_lost", missing)
         if st.heroes_lost[p] != missing:
-            raise ValueError(f"players.{p}.heroes_lost: {st.heroes_lost[p]}, but {missing} hero spaces are empty "
-                             f"(a hero lost leaves its battalion for good)")
+            raise SetupError(f"players.{p}.heroes_lost: {st.heroes_lost[p]}, but {missing} hero spaces are empty "
+                             f"(a hero lost leaves its battalion for good)", ("players", p, "heroes_lost"))
         if missing >= 2:
-            raise ValueError(f"players.{p}: {missing} heroes lost; the game ends when a player loses the second")
+            raise SetupError(f"players.{p}: {missing} heroes lost; the game ends when a player loses the second",
+                             ("players", p))
         for key, what in (("hand", st.hand), ("discard", None)):
             for cid in side.get(key) or []:
                 c = model.card(cid).idx
@@ -189,27 +214,30 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
                     what[p].append(c)
             st.hand[p].sort()
         for where, marks in (side.get("marks") or {}).items():
-            uid = _tile_at(st, p, where)
+            at = ("players", p, "marks", where)
+            uid = _tile_at(st, p, where, at)
             unit = model.units[st.utype[uid]]
             st.wounds[uid] = int(marks.get("wounds", 0))
             st.poison[uid] = int(marks.get("poison", 0))
             if not 0 <= st.wounds[uid] <= unit.morale:
-                raise ValueError(f"{where}: {st.wounds[uid]} wounds, but {unit.name} has {unit.morale} morale squares")
+                raise SetupError(f"{where}: {st.wounds[uid]} wounds, but {unit.name} has {unit.morale} morale "
+                                 f"squares", (*at, "wounds"))
             if st.poison[uid] not in (0, 1):
-                raise ValueError(f"{where}: poison is 0 or 1 (a tile carries one poison die at most)")
+                raise SetupError(f"{where}: poison is 0 or 1 (a tile carries one poison die at most)",
+                                 (*at, "poison"))
             if where.startswith("reinforcements") and (st.wounds[uid] or st.poison[uid]):
-                raise ValueError(f"{where}: a tile in reinforcements carries no dice (regrouped units leave them "
-                                 f"behind)")
+                raise SetupError(f"{where}: a tile in reinforcements carries no dice (regrouped units leave them "
+                                 f"behind)", at)
             if where.startswith("b") and st.wounds[uid] >= unit.morale:
-                raise ValueError(f"{where}: {unit.name} has every morale square covered; step 5 would have "
-                                 f"taken it off the battalion")
+                raise SetupError(f"{where}: {unit.name} has every morale square covered; step 5 would have "
+                                 f"taken it off the battalion", (*at, "wounds"))
     st.round = int(setup.get("round", 0))
     st.phase = "army"
     st.start()
     return st
 
 
-def _tile_at(st: DBState, p: int, where: str) -> int:
+def _tile_at(st: DBState, p: int, where: str, at: Path) -> int:
     """'b1-fl' (battalion 1, front left), 'reinforcements-1' or 'fleeing-2' -> the tile there."""
     zone, _, rest = where.partition("-")
     if zone.startswith("b") and zone[1:].isdigit() and 1 <= int(zone[1:]) <= 3 and rest in SPACES:
@@ -218,9 +246,9 @@ def _tile_at(st: DBState, p: int, where: str) -> int:
             1 <= int(rest) <= len(zone_tiles := (st.reinf if zone == "reinforcements" else st.fleeing)[p]):
         uid = zone_tiles[int(rest) - 1]
     else:
-        raise ValueError(f"no place '{where}' (write b1-fl, b2-hero, fleeing-1 ...)")
+        raise SetupError(f"no place '{where}' (write b1-fl, b2-hero, fleeing-1 ...)", at)
     if uid < 0:
-        raise ValueError(f"no tile at {where}")
+        raise SetupError(f"no tile at {where}", at)
     return uid
 
 

@@ -19,6 +19,7 @@ from operator import ge, sub
 from typing import Any, Callable, NamedTuple
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
+from engine.core.scenario import SetupError
 from engine.dice_battles.armies import CUSTOM_VARIANTS, Sheet, custom, predefined
 from engine.dice_battles.effects import powers
 from engine.dice_battles.model import COLOURS, HERO, Card, Model
@@ -47,29 +48,31 @@ _POISONED = COLOURS.index("poisoned")
 
 def check_options(model: Model, options: dict) -> None:
     """Refuse values of this game's options that no game can be played with (they come from
-    scenario files and game logs), naming the option: a ValueError here is reported before
+    scenario files and game logs), naming the option: a SetupError (a ValueError) here is reported before
     anything is played. Options of other games are ignored, since tools pass one set to every game."""
     if options.get("variants"):
-        raise ValueError(f"Dice Battles has no variants (given: {', '.join(map(str, options['variants']))})")
+        raise SetupError(f"Dice Battles has no variants (given: {', '.join(map(str, options['variants']))})",
+                         ("options", "variants"))
     armies = options.get("armies")
     if armies is not None:
         if not isinstance(armies, (list, tuple)) or len(armies) > 2:
-            raise ValueError("armies: a list of at most two entries, one per seat")
+            raise SetupError("armies: a list of at most two entries, one per seat", ("options", "armies"))
         allowed = {"", "random", "custom"} | {f"custom:{f}" for f in model.factions} | {a.id for a in model.armies}
         for seat, a in enumerate(armies):
             if a is not None and (not isinstance(a, str) or a not in allowed):
-                raise ValueError(f"armies: {a!r} for player {seat + 1} is no army id, 'random', 'custom' or "
-                                 f"'custom:<faction>' (factions: {', '.join(model.factions)})")
+                raise SetupError(f"armies: {a!r} for player {seat + 1} is no army id, 'random', 'custom' or "
+                                 f"'custom:<faction>' (factions: {', '.join(model.factions)})", ("options", "armies", seat))
     factions = options.get("factions")
     if factions is not None and (not isinstance(factions, (list, tuple)) or not factions
                                  or not all(f in model.factions for f in factions)):
-        raise ValueError(f"factions: a list of one or more of {', '.join(model.factions)}")
+        raise SetupError(f"factions: a list of one or more of {', '.join(model.factions)}", ("options", "factions"))
     share = options.get("custom_share")
     if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1):
-        raise ValueError(f"custom_share: {share!r} is not a probability from 0 to 1")
+        raise SetupError(f"custom_share: {share!r} is not a probability from 0 to 1", ("options", "custom_share"))
     rounds = options.get("max_rounds")
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
-        raise ValueError(f"max_rounds: {rounds!r} is not a whole number of rounds, 1 or more")
+        raise SetupError(f"max_rounds: {rounds!r} is not a whole number of rounds, 1 or more",
+                         ("options", "max_rounds"))  # where a scenario's setup holds it
 
 
 def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[str]]) -> Decision:
