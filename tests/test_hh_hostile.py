@@ -99,7 +99,7 @@ def test_more_stacks_than_letters_get_numbered_names() -> None:
     assert run_scenario(data, content()) == []
 
 
-def test_hostile_scenario_files_fail_from_the_command_line_at_their_setup(tmp_path: Path) -> None:
+def test_hostile_scenario_files_fail_from_the_command_line_at_their_key(tmp_path: Path) -> None:
     files = []
     for key, value in (("current", 9), ("shield", -2), ("doom", "3")):
         path = tmp_path / f"{key}.yaml"
@@ -112,7 +112,9 @@ def test_hostile_scenario_files_fail_from_the_command_line_at_their_setup(tmp_pa
     for key, value in (("current", 9), ("shield", -2), ("doom", "'3'")):
         line = next(x for x in proc.stdout.splitlines() if f"{key}.yaml:" in x)
         assert line.startswith("FAIL ") and f"setup {key} must be a whole number" in line and str(value) in line
-        assert f"{key}.yaml:5:" in line   # the line of `setup:`
+        row, col = map(int, line.split(f"{key}.yaml:", 1)[1].split(":")[:2])
+        text = (tmp_path / f"{key}.yaml").read_text().splitlines()[row - 1]
+        assert text[col - 1:].startswith(f'"{key}"'), (row, col, text)   # the key's own line and column
 
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "hh-2p-heuristic.json"
@@ -179,3 +181,37 @@ def test_no_decision_offers_two_options_under_one_label(players: int) -> None:
         decisions += 1
         st.apply(rng.randrange(d.n))
     assert decisions > 300 and st.result().end_reason in ("bosses", "stalemate")
+
+
+CARELESS = """name: a careless table
+game: hordes-and-heroes
+players: 2
+setup:
+  phase: action
+{extra}steps: []
+"""
+
+
+@pytest.mark.parametrize("extra, message, where", [
+    ("  shiled: 2\n", "unknown setup keys: shiled", "  |shiled: 2"),
+    ("  players:\n    - party: [squire, no-such-hero]\n", "no deck card with id 'no-such-hero'", "squire, |no-such-hero]"),
+    ("  players:\n    - party:\n        - {hero: squire, active: 'yes'}\n", "setup active must be true or false",
+     "squire, |active: 'yes'}"),
+    ("  players:\n    - hand: [squire]\n      victory: [squire]\n", "'squire' is neither a monster nor a town card",
+     "victory: [|squire]"),
+    ("  stacks:\n    - cards: [goblin-scout, dragon-of-nowhere]\n", "no monster card with id 'dragon-of-nowhere'",
+     "goblin-scout, |dragon-of-nowhere]"),
+    ("  discard: squire\n", "setup discard must be a list of card ids", "  |discard: squire"),
+    ("  players: {hand: [squire]}\n", "setup players must be a list", "  |players: {hand"),
+], ids=["misspelt-key", "unknown-hero", "flag-not-a-flag", "hero-as-victory", "unknown-monster",
+        "discard-not-a-list", "players-not-a-list"])
+def test_a_careless_table_is_refused_at_its_key(tmp_path: Path, extra: str, message: str, where: str) -> None:
+    path = tmp_path / "careless.yaml"
+    path.write_text(CARELESS.format(extra=extra))
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    assert message in proc.stdout, proc.stdout
+    row, col = map(int, proc.stdout.split(f"{path}:", 1)[1].split(":")[:2])
+    text = path.read_text().splitlines()[row - 1]
+    before, after = where.split("|")
+    assert text[:col - 1].endswith(before) and text[col - 1:].startswith(after), (row, col, text)

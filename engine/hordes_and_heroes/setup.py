@@ -1,13 +1,16 @@
 """Starting a game: the rulebook's setup, or a scenario's described situation."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Union
 
 from engine.core.api import CHANCE, Decision
+from engine.core.scenario import SetupError
 from engine.hordes_and_heroes.areas import ALL, HORDE, LIMITS
 from engine.hordes_and_heroes.state import HIDDEN_L1, HIDDEN_L2, HHState, PartyHero, Stack
 
 STACK_NAMES = "ABCDEFGHIJ"
+Path = tuple[Union[str, int], ...]
+"""Where in a scenario's setup a value lies (keys and list indexes), for SetupError."""
 PHASES = ("action", "dice", "attack", "horde", "end")
 
 
@@ -33,14 +36,16 @@ def standard_setup(st: HHState) -> Iterator[Decision]:
     st.last_player = (a - 1) % st.n
 
 
-def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = None, what: str = "setup") -> int:
+def setup_number(sit: dict, key: str, default: int, lo: int, hi: int | None = None, what: str = "setup",
+                 at: Path = ()) -> int:
     """A whole-number setup value within [lo, hi]; a scenario with anything else is refused, so
     it can never start from a table the rules could not reach (a seat that does not exist, a
-    negative shield, a boolean or a string standing in for a number)."""
+    negative shield, a boolean or a string standing in for a number). `at`: where `sit` lies in
+    the setup (for SetupError)."""
     value = sit.get(key, default)
     if value.__class__ is not int or value < lo or (hi is not None and value > hi):
         span = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise ValueError(f"{what} {key} must be a whole number {span}, not {value!r}")
+        raise SetupError(f"{what} {key} must be a whole number {span}, not {value!r}", (*at, key))
     return value
 
 
@@ -49,26 +54,39 @@ def check_options(options: dict) -> dict:
     The game has no variants, so naming one is refused instead of playing the plain game under
     a variant's name; a log's options that the rules would misread are refused the same way."""
     unknown = sorted(set(options) - {"max_turns", "variants"})
-    if unknown:
-        raise ValueError(f"hordes-and-heroes has no option {', '.join(map(repr, unknown))} (it knows max_turns)")
+    if unknown:  # the paths say where a scenario holds the option
+        raise SetupError(f"hordes-and-heroes has no option {', '.join(map(repr, unknown))} (it knows max_turns)",
+                         ("options", unknown[0]))
     if options.get("variants"):
-        raise ValueError(f"hordes-and-heroes has no variants (asked for: {', '.join(map(str, options['variants']))})")
+        raise SetupError(f"hordes-and-heroes has no variants (asked for: {', '.join(map(str, options['variants']))})",
+                         ("options", "variants"))
     if "max_turns" in options:
-        setup_number(options, "max_turns", 300, 1, what="option")
+        setup_number(options, "max_turns", 300, 1, what="option", at=("options",))
     return options
 
 
-def setup_flag(entry: dict, key: str) -> bool:
+def setup_flag(entry: dict, key: str, at: Path = ()) -> bool:
     """A yes/no setup value: only true or false. Anything else is refused rather than read as
     truthy (the string "false" would otherwise make a hero active)."""
     value = entry.get(key, False)
     if value.__class__ is not bool:
-        raise ValueError(f"setup {key} must be true or false, not {value!r}")
+        raise SetupError(f"setup {key} must be true or false, not {value!r}", (*at, key))
     return value
 
 
-def _ids(st: HHState, space: str, items: Any) -> list[int]:
-    return [st.model.find(space, str(x)) for x in (items or [])]
+def _find(st: HHState, space: str, ident: Any, at: Path) -> int:
+    """The index of card `ident` in `space`, or a SetupError at `at` saying there is none."""
+    try:
+        return st.model.find(space, str(ident))
+    except KeyError as exc:
+        raise SetupError(str(exc.args[0]), at) from None
+
+
+def _ids(st: HHState, space: str, items: Any, at: Path) -> list[tuple[int, Path]]:
+    """The cards of a setup list with where each is written."""
+    if items is not None and not isinstance(items, list):
+        raise SetupError(f"setup {at[-1]} must be a list of card ids, not {items!r}", at)
+    return [(_find(st, space, x, (*at, i)), (*at, i)) for i, x in enumerate(items or [])]
 
 
 def apply_situation(st: HHState, sit: dict) -> str:
@@ -79,75 +97,80 @@ def apply_situation(st: HHState, sit: dict) -> str:
                           "discard", "town", "treasures", "shield", "steam", "bonus_strength", "rerolls",
                           "extra_dice", "set_aside", "max_turns"}
     if unknown:
-        raise ValueError(f"unknown setup keys: {', '.join(sorted(unknown))}")
+        raise SetupError(f"unknown setup keys: {', '.join(sorted(map(str, unknown)))}", (min(map(str, unknown)),))
     deck_left = [c.quantity for c in m.deck]
     tre_left = [t.quantity for t in m.treasures]
     mon_left = [x.quantity for x in m.monsters]
     town_left = [t.quantity for t in m.towns]
 
-    def take(left: list[int], i: int, what: str) -> None:
+    def take(left: list[int], i: int, what: str, at: Path) -> None:
         if left[i] <= 0:
-            raise ValueError(f"more copies of {what} than the game has")
+            raise SetupError(f"more copies of {what} than the game has", at)
         left[i] -= 1
 
-    players = list(sit.get("players") or [])
+    players = sit.get("players") or []
+    if not isinstance(players, list):
+        raise SetupError(f"setup players must be a list, one entry per seat, not {players!r}", ("players",))
     if len(players) > n:
-        raise ValueError(f"{len(players)} players described for a {n}-player game")
+        raise SetupError(f"{len(players)} players described for a {n}-player game", ("players",))
     for seat, p in enumerate(players):
+        at: Path = ("players", seat)
         if not isinstance(p, dict):
-            raise ValueError(f"setup players: seat {seat} must be a mapping (hand, party, victory), not {p!r}")
-        for c in _ids(st, "deck", p.get("hand")):
-            take(deck_left, c, m.deck[c].id)
+            raise SetupError(f"setup players: seat {seat} must be a mapping (hand, party, victory), not {p!r}", at)
+        for c, where in _ids(st, "deck", p.get("hand"), (*at, "hand")):
+            take(deck_left, c, m.deck[c].id, where)
             st.hands[seat].append(c)
-        for entry in p.get("party") or []:
+        for i, entry in enumerate(p.get("party") or []):
+            where = (*at, "party", i)
             e = entry if isinstance(entry, dict) else {"hero": entry}
             if "hero" not in e:
-                raise ValueError(f"setup players: a party entry of seat {seat} names no hero: {entry!r}")
-            c = m.find("deck", str(e["hero"]))
-            take(deck_left, c, m.deck[c].id)
+                raise SetupError(f"setup players: a party entry of seat {seat} names no hero: {entry!r}", where)
+            c = _find(st, "deck", e["hero"], (*where, "hero") if isinstance(entry, dict) else where)
+            take(deck_left, c, m.deck[c].id, where)
             h = PartyHero(c)
             if e.get("treasure"):
-                h.treasure = m.find("treasure", str(e["treasure"]))
-                h.tlevel = setup_number(e, "level", 1, 1, 2)
-                take(tre_left, h.treasure, e["treasure"])
-            h.active = setup_flag(e, "active")
+                h.treasure = _find(st, "treasure", e["treasure"], (*where, "treasure"))
+                h.tlevel = setup_number(e, "level", 1, 1, 2, at=where)
+                take(tre_left, h.treasure, e["treasure"], (*where, "treasure"))
+            h.active = setup_flag(e, "active", where)
             st.parties[seat].append(h)
-        for ident in p.get("victory") or []:
+        for i, ident in enumerate(p.get("victory") or []):
             space, idx = m.by_id.get(str(ident), ("", -1))
             if space == "monster":
-                take(mon_left, idx, str(ident))
+                take(mon_left, idx, str(ident), (*at, "victory", i))
                 st.victory[seat].append(idx)
             elif space == "town":
-                take(town_left, idx, str(ident))
+                take(town_left, idx, str(ident), (*at, "victory", i))
                 st.towns_won[seat].append(idx)
             else:
-                raise ValueError(f"'{ident}' is neither a monster nor a town card")
-    for c in _ids(st, "monster", sit.get("set_aside")):
-        take(mon_left, c, m.monsters[c].id)
+                raise SetupError(f"'{ident}' is neither a monster nor a town card", (*at, "victory", i))
+    for c, where in _ids(st, "monster", sit.get("set_aside"), ("set_aside",)):
+        take(mon_left, c, m.monsters[c].id, where)
         st.set_aside.append(c)
     for k, entry in enumerate(sit.get("stacks") or []):
         e = entry if isinstance(entry, dict) else {"cards": entry}
-        cards = _ids(st, "monster", e.get("cards"))
-        for c in cards:
-            take(mon_left, c, m.monsters[c].id)
+        cards = _ids(st, "monster", e.get("cards"), ("stacks", k, "cards") if isinstance(entry, dict) else ("stacks", k))
+        for c, where in cards:
+            take(mon_left, c, m.monsters[c].id, where)
         if not cards:
             continue
         default = f"stack {STACK_NAMES[k]}" if k < len(STACK_NAMES) else f"stack {k + 1}"
         name = str(e.get("name", default))
         if any(s.name == name for s in st.line):   # two stacks of one name make two options of one label
-            raise ValueError(f"setup stacks: two stacks are called '{name}'")
-        st.line.append(Stack(name, list(reversed(cards)), not setup_flag(e, "face_down"), False))
+            raise SetupError(f"setup stacks: two stacks are called '{name}'", ("stacks", k))
+        st.line.append(Stack(name, [c for c, _ in reversed(cards)], not setup_flag(e, "face_down", ("stacks", k)),
+                             False))
     st.pool = [0] * len(m.monsters)
     st.monster_box = mon_left
-    discard = _ids(st, "deck", sit.get("discard"))
-    for c in discard:
-        take(deck_left, c, m.deck[c].id)
+    discard = _ids(st, "deck", sit.get("discard"), ("discard",))
+    for c, where in discard:
+        take(deck_left, c, m.deck[c].id, where)
         st.discard_counts[c] += 1
     st.discard_size = len(discard)
     if "hero_deck" in sit:
         st.deck_counts = [0] * len(m.deck)
-        for c in _ids(st, "deck", sit["hero_deck"]):
-            take(deck_left, c, m.deck[c].id)
+        for c, where in _ids(st, "deck", sit["hero_deck"], ("hero_deck",)):
+            take(deck_left, c, m.deck[c].id, where)
             st.deck_counts[c] += 1
         st.deck_box = deck_left
     else:
@@ -156,16 +179,16 @@ def apply_situation(st: HHState, sit: dict) -> str:
     st.deck_size = sum(st.deck_counts)
     if "town" in sit:
         st.town_counts = [0] * len(m.towns)
-        for t in _ids(st, "town", sit["town"]):
-            take(town_left, t, m.towns[t].id)
+        for t, where in _ids(st, "town", sit["town"], ("town",)):
+            take(town_left, t, m.towns[t].id, where)
             st.town_counts[t] += 1
         st.town_box = town_left
     else:
         st.town_counts = town_left
     if "treasures" in sit:
         st.treasure_counts = [0] * len(m.treasures)
-        for t in _ids(st, "treasure", sit["treasures"]):
-            take(tre_left, t, m.treasures[t].id)
+        for t, where in _ids(st, "treasure", sit["treasures"], ("treasures",)):
+            take(tre_left, t, m.treasures[t].id, where)
             st.treasure_counts[t] += 1
         st.box.extend(i for i, c in enumerate(tre_left) for _ in range(c))
     else:
@@ -183,7 +206,7 @@ def apply_situation(st: HHState, sit: dict) -> str:
     st.dirty = ALL
     phase = str(sit.get("phase", "action"))
     if phase not in PHASES:
-        raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+        raise SetupError(f"phase must be one of {', '.join(PHASES)}", ("phase",))
     problems = st.check_all_invariants()
     if problems:   # e.g. six heroes in a party, or an active hero outside the current turn
         raise ValueError(f"the setup breaks the rules: {'; '.join(problems)}")
