@@ -9,7 +9,6 @@ state and on a redacted one.
 from __future__ import annotations
 
 import random
-from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from engine.core.api import Decision
@@ -339,6 +338,30 @@ class Memo:
         return self._adjacent
 
 
+NOISE = 0.05
+"""The heuristic's noise per play option: uniform in [0, NOISE), added to the option's score."""
+
+
+def _noisy_pick(outs: list[list[float]], tops: list[float], cut: float, rnd: Any) -> int:
+    """The index, counted over every run, of the best score plus noise among the options
+    scoring above `cut` (the best score less NOISE: no option at or below it can win), each
+    drawing its noise in option order; the first of equal sums wins."""
+    pick = 0
+    high = -1e18
+    off = 0
+    for out, top in zip(outs, tops):
+        if top > cut:
+            i = off
+            for s in out:
+                if s > cut:
+                    s += rnd() * NOISE
+                    if s > high:
+                        high, pick = s, i
+                i += 1
+        off += len(out)
+    return pick
+
+
 class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
@@ -430,22 +453,36 @@ class HeuristicBot:
         """Score every option and take the best, with a little noise. Options come in runs that
         share the acting token (`FDState.groups`); the scores of a run of moves and attacks
         depend only on the view, the turn and the token's strength and worth, so they are kept
-        with the view and worked out again only for the runs the rules listed anew."""
+        with the view, with the run's best score, and worked out again only for the runs the
+        rules listed anew.
+
+        The noise is uniform in [0, NOISE) per option, so only options within NOISE of the best
+        score can be picked: only those draw it, in option order (the same odds for each of
+        them as a draw for every option, with fewer draws)."""
         view = self._view(st)
         urge = min(1.5, st.turn / 50)
         board, power, values, units = st.board, st.power, view.values, st.model.units
         plan = view.plan
         printed, fixed = plan.strength, plan.fixed
         kept = self._runs
-        parts = []
+        outs = []  # each run's scores, and its best one
+        tops = []
+        best = -1e18
         scoring = False  # what scoring a run reads, looked up at the first run to score
         for run in st.groups:
             first = run[0]
             h = first[1]
             if first[0] == "ability":
                 score = fixed[board[h][T_UNIT]][first[2]]  # type: ignore[index]
-                parts.append([self._ability_score(st, view, mv, urge) for mv in run] if score is None
-                             else [score] * len(run))
+                if score is None:
+                    out = [self._ability_score(st, view, mv, urge) for mv in run]
+                    top = max(out)
+                else:
+                    out, top = [score] * len(run), score
+                outs.append(out)
+                tops.append(top)
+                if top > best:
+                    best = top
                 continue
             t = board[h]
             u = t[T_UNIT]  # type: ignore[index]
@@ -455,7 +492,11 @@ class HeuristicBot:
             my_val = values[u] + (0 if units[u].flag else power[u])
             known = kept.get(id(run))
             if known is not None and known[0] is run and known[1] == mine and known[2] == my_val:
-                parts.append(known[3])
+                outs.append(known[3])
+                top = known[4]
+                tops.append(top)
+                if top > best:
+                    best = top
                 continue
             if not scoring:
                 scoring = True
@@ -489,12 +530,15 @@ class HeuristicBot:
                 else:
                     win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
                     out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
-            kept[id(run)] = (run, mine, my_val, out)
-            parts.append(out)
-        rnd = self.rng.random
-        scores = [s + rnd() * 0.05 for s in chain.from_iterable(parts)]  # the noise, in option order
-        best = max(scores)
-        return scores.index(best) if best > -1e9 else 0
+            top = max(out)
+            kept[id(run)] = (run, mine, my_val, out, top)
+            outs.append(out)
+            tops.append(top)
+            if top > best:
+                best = top
+        if best <= -1e9:
+            return 0
+        return _noisy_pick(outs, tops, best - NOISE, self.rng.random)
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:
