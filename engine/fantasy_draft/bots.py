@@ -32,7 +32,7 @@ class Planner:
     bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
     from the enemy's start zone."""
 
-    __slots__ = ("values", "front", "strength", "lanes", "fixed")
+    __slots__ = ("values", "front", "strength", "lanes", "fixed", "striker")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
@@ -41,6 +41,8 @@ class Planner:
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
         self.lanes = _lanes(b.neighbours)
         self.fixed = tuple(tuple(_fixed_score(ab) for ab in u.abilities) for u in model.units)
+        self.striker = [u.actions > 0 and u.attack == "melee" for u in model.units]
+        """Per unit: whether it can step up and attack (what `View.threat` fears of a face-up enemy)."""
 
 
 _PLANNERS: dict[int, tuple[Model, Planner]] = {}
@@ -256,17 +258,19 @@ class View:
         worst = self._threat.get(key)
         if worst is None:
             st = self.st
-            board = st.board
+            board, power = st.board, st.power
+            plan = self.plan
+            striker, printed = plan.striker, plan.strength
             worst = 0.0
             for n in enemies:
                 t = board[n]
                 if t[T_REV]:  # type: ignore[index]
-                    a = self.m.units[t[T_UNIT]]  # type: ignore[index]
-                    p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
-                else:
-                    p = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
-                if p > worst:
-                    worst = p
+                    u = t[T_UNIT]  # type: ignore[index]
+                    if striker[u] and (printed[u] + power[u] + t[T_BONUS] >= mine or mine <= 0):  # type: ignore[index]  # st.strength(n) >= mine
+                        worst = 1.0
+                        break  # no chance is higher
+                elif worst == 0.0:
+                    worst = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
             self._threat[key] = worst
         return worst
 
@@ -376,7 +380,7 @@ class HeuristicBot:
         self._last: View | None = None  # the view of the last play decision, and what it read:
         self._turn = self._seen = -1
         self._enemies: list[int] = []
-        self._runs: dict[int, tuple] = {}  # id(run) -> (run, strength, worth, its scores)
+        self._runs: dict[int, tuple] = {}  # id(run) -> (run, epoch, its scores, best, strength, worth)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
@@ -465,20 +469,30 @@ class HeuristicBot:
         plan = view.plan
         printed, fixed = plan.strength, plan.fixed
         kept = self._runs
+        epoch = st.shown[self.seat]  # bumped by any change to the strength or worth of own tokens
         outs = []  # each run's scores, and its best one
         tops = []
         best = -1e18
         scoring = False  # what scoring a run reads, looked up at the first run to score
         for run in st.groups:
+            known = kept.get(id(run))
+            if known is not None and known[0] is run and known[1] == epoch:
+                outs.append(known[2])
+                top = known[3]
+                tops.append(top)
+                if top > best:
+                    best = top
+                continue
             first = run[0]
             h = first[1]
             if first[0] == "ability":
                 score = fixed[board[h][T_UNIT]][first[2]]  # type: ignore[index]
-                if score is None:
+                if score is None:  # read from the board: scored at every decision
                     out = [self._ability_score(st, view, mv, urge) for mv in run]
                     top = max(out)
                 else:
                     out, top = [score] * len(run), score
+                    kept[id(run)] = (run, epoch, out, top)
                 outs.append(out)
                 tops.append(top)
                 if top > best:
@@ -490,10 +504,10 @@ class HeuristicBot:
             if mine < 0:
                 mine = 0
             my_val = values[u] + (0 if units[u].flag else power[u])
-            known = kept.get(id(run))
-            if known is not None and known[0] is run and known[1] == mine and known[2] == my_val:
-                outs.append(known[3])
-                top = known[4]
+            if known is not None and known[0] is run and known[4] == mine and known[5] == my_val:
+                out, top = known[2], known[3]
+                kept[id(run)] = (run, epoch, out, top, mine, my_val)
+                outs.append(out)
                 tops.append(top)
                 if top > best:
                     best = top
@@ -531,7 +545,7 @@ class HeuristicBot:
                     win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
                     out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
             top = max(out)
-            kept[id(run)] = (run, mine, my_val, out, top)
+            kept[id(run)] = (run, epoch, out, top, mine, my_val)
             outs.append(out)
             tops.append(top)
             if top > best:
