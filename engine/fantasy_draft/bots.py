@@ -516,7 +516,7 @@ class HeuristicBot:
                 scoring = True
                 calm = 1 - 0.5 * urge
                 fights = bool(view.enemies)
-                near = view.near if fights else None
+                near = view.near if fights else ()
                 adjacent = view.adjacent
                 threat, threats = view.threat, view._threat
                 fight_odds = view.fight_odds
@@ -527,23 +527,22 @@ class HeuristicBot:
                 pull = 0.15 + 0.1 * mine + pull0
                 here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
                 near_h = near[h]  # type: ignore[index]
-            out = []
-            for mv in run:
-                kind = mv[0]
-                if kind == "move":
-                    if near is None:
-                        out.append(0.0)
-                        continue
+                free = here * calm  # the danger term of a move to a hex no enemy is next to
+                out = []
+                for mv in run:
                     b = mv[2]
-                    if b in adjacent:
-                        w = threats.get(mine << 16 | b)
-                        danger = (threat(b, mine) if w is None else w) * my_val
+                    if mv[0] == "move":
+                        if b in adjacent:
+                            w = threats.get(mine << 16 | b)
+                            danger = (threat(b, mine) if w is None else w) * my_val
+                            out.append(pull * (near_h - near[b]) - (danger - here) * calm)  # type: ignore[index]
+                        else:
+                            out.append(pull * (near_h - near[b]) + free)  # type: ignore[index]
                     else:
-                        danger = 0.0
-                    out.append(pull * (near_h - near[b]) - (danger - here) * calm)
-                else:
-                    win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
-                    out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
+                        win, tie, loss, val = fight_odds(mine, b, mv[0] == "shoot")
+                        out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
+            else:  # no enemy left to walk to or fight
+                out = [0.0] * len(run)
             top = max(out)
             kept[id(run)] = (run, epoch, out, top, mine, my_val)
             outs.append(out)
