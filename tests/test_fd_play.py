@@ -13,7 +13,7 @@ from conftest import run_cli
 from engine.core import derive_seed, play_game, replay
 from engine.core.api import Decision
 from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.bots import NOISE, _noisy_pick, evaluate
+from engine.fantasy_draft.bots import FLAG_VALUE, LAST_STAND, NOISE, _noisy_pick, _stake, evaluate
 from engine.fantasy_draft.state import T_OWN, T_UNIT
 from test_fd_support import GOLDEN, model
 
@@ -301,3 +301,19 @@ def test_play_noise_is_drawn_only_near_the_best_score_with_the_odds_of_a_draw_fo
     for i in (1, 2, 4, 5, 7):
         assert abs(picks[i] - odds[i]) < 400, (i, picks[i], odds[i])
 
+
+def test_the_heuristic_stakes_the_game_on_its_last_acting_units() -> None:
+    """A side whose units able to act are all gone cannot act and loses, so with LAST_STAND
+    or fewer left each is worth a share of the flag's value on top of its own."""
+    m = model()
+    st = SPEC.new_state(m, 2, {})
+    rng = random.Random(4)
+    while st.phase != "play":
+        st.apply(rng.randrange(st.decision().n))
+    acting = [h for h in st.hexes[0] if m.acts[st.board[h][T_UNIT]] > 0]
+    assert len(acting) > LAST_STAND and _stake(st, 0) == 0.0
+    while len(acting) > 1:
+        st.board[acting.pop()] = None
+        st.board_changed()
+        n = len(acting)
+        assert _stake(st, 0) == (FLAG_VALUE / n if n <= LAST_STAND else 0.0)

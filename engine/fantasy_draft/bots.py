@@ -342,6 +342,21 @@ class Memo:
         return self._adjacent
 
 
+LAST_STAND = 4
+"""With this many units able to act or fewer, each of them is worth FLAG_VALUE shared among
+them on top of its own worth: a side whose last acting units fall cannot act and loses."""
+
+
+def _stake(st: FDState, seat: int) -> float:
+    """What each of `seat`'s acting units is worth beyond its own worth (see LAST_STAND)."""
+    acts, board = st.model.acts, st.board
+    n = 0
+    for h in st.hexes[seat]:
+        if acts[board[h][T_UNIT]] > 0:  # type: ignore[index]
+            n += 1
+    return FLAG_VALUE / n if 0 < n <= LAST_STAND else 0.0
+
+
 NOISE = 0.05
 """The heuristic's noise per play option: uniform in [0, NOISE), added to the option's score."""
 
@@ -370,7 +385,7 @@ class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
 
-    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs")
+    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs", "_stake")
     reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
@@ -381,6 +396,7 @@ class HeuristicBot:
         self._turn = self._seen = -1
         self._enemies: list[int] = []
         self._runs: dict[int, tuple] = {}  # id(run) -> (run, epoch, its scores, best, strength, worth)
+        self._stake: tuple = (None, -1, 0.0)  # (state, FDState.shown of the seat, `_stake`)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
@@ -470,6 +486,9 @@ class HeuristicBot:
         printed, fixed = plan.strength, plan.fixed
         kept = self._runs
         epoch = st.shown[self.seat]  # bumped by any change to the strength or worth of own tokens
+        if self._stake[0] is not st or self._stake[1] != epoch:
+            self._stake = (st, epoch, _stake(st, self.seat))
+        stake = self._stake[2]
         outs = []  # each run's scores, and its best one
         tops = []
         best = -1e18
@@ -503,7 +522,7 @@ class HeuristicBot:
             mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
             if mine < 0:
                 mine = 0
-            my_val = values[u] + (0 if units[u].flag else power[u])
+            my_val = values[u] + (0 if units[u].flag else power[u] + stake)
             if known is not None and known[0] is run and known[4] == mine and known[5] == my_val:
                 out, top = known[2], known[3]
                 kept[id(run)] = (run, epoch, out, top, mine, my_val)
