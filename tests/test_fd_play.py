@@ -4,6 +4,7 @@ the smoke command reports on the game."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -12,7 +13,7 @@ from conftest import run_cli
 from engine.core import derive_seed, play_game, replay
 from engine.core.api import Decision
 from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.bots import evaluate
+from engine.fantasy_draft.bots import FLAG_VALUE, LAST_STAND, NOISE, _noisy_pick, _stake, evaluate
 from engine.fantasy_draft.state import T_OWN, T_UNIT
 from test_fd_support import GOLDEN, model
 
@@ -273,3 +274,46 @@ def test_the_nearest_enemy_from_packed_rows_equals_a_sweep_of_the_board() -> Non
         for _ in range(20):
             targets = rng.sample(hexes, size)
             assert list(_nearest_lanes(lanes, targets)) == _nearest_map(m.board.neighbours, targets)
+
+
+def test_play_noise_is_drawn_only_near_the_best_score_with_the_odds_of_a_draw_for_every_option() -> None:
+    """Noise in [0, NOISE) can lift an option past the best only if it scores within NOISE of
+    it: those alone draw, in option order, and each is picked as often as when every option
+    draws (same seeds, 20,000 picks each)."""
+    outs = [[0.0, 0.12, 0.13], [-1.0], [0.15, 0.149, 0.02], [0.14]]  # four runs, eight options
+    tops = [max(o) for o in outs]
+    flat = [s for o in outs for s in o]
+    rng = random.Random(5)
+    draws = []
+
+    def counted() -> float:
+        draws.append(1)
+        return rng.random()
+
+    picks = Counter(_noisy_pick(outs, tops, max(flat) - NOISE, counted) for _ in range(20000))
+    assert len(draws) == 20000 * 5  # 0.12, 0.13, 0.15, 0.149 and 0.14 are within reach
+    every = random.Random(6)
+    odds = Counter()
+    for _ in range(20000):
+        noisy = [s + every.random() * NOISE for s in flat]
+        odds[noisy.index(max(noisy))] += 1
+    assert picks[0] == picks[3] == picks[6] == odds[0] == odds[3] == odds[6] == 0
+    for i in (1, 2, 4, 5, 7):
+        assert abs(picks[i] - odds[i]) < 400, (i, picks[i], odds[i])
+
+
+def test_the_heuristic_stakes_the_game_on_its_last_acting_units() -> None:
+    """A side whose units able to act are all gone cannot act and loses, so with LAST_STAND
+    or fewer left each is worth a share of the flag's value on top of its own."""
+    m = model()
+    st = SPEC.new_state(m, 2, {})
+    rng = random.Random(4)
+    while st.phase != "play":
+        st.apply(rng.randrange(st.decision().n))
+    acting = [h for h in st.hexes[0] if m.acts[st.board[h][T_UNIT]] > 0]
+    assert len(acting) > LAST_STAND and _stake(st, 0) == 0.0
+    while len(acting) > 1:
+        st.board[acting.pop()] = None
+        st.board_changed()
+        n = len(acting)
+        assert _stake(st, 0) == (FLAG_VALUE / n if n <= LAST_STAND else 0.0)

@@ -9,7 +9,6 @@ state and on a redacted one.
 from __future__ import annotations
 
 import random
-from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from engine.core.api import Decision
@@ -33,7 +32,7 @@ class Planner:
     bot and game on it: each unit's worth and printed strength, and per seat how far each hex is
     from the enemy's start zone."""
 
-    __slots__ = ("values", "front", "strength", "lanes", "fixed")
+    __slots__ = ("values", "front", "strength", "lanes", "fixed", "striker")
 
     def __init__(self, model: Model) -> None:
         self.values = [_value(model, u) for u in range(len(model.units))]
@@ -42,6 +41,8 @@ class Planner:
         self.front = tuple(_front(b.dist, [h for h, z in enumerate(b.zone) if z == 1 - seat]) for seat in (0, 1))
         self.lanes = _lanes(b.neighbours)
         self.fixed = tuple(tuple(_fixed_score(ab) for ab in u.abilities) for u in model.units)
+        self.striker = [u.actions > 0 and u.attack == "melee" for u in model.units]
+        """Per unit: whether it can step up and attack (what `View.threat` fears of a face-up enemy)."""
 
 
 _PLANNERS: dict[int, tuple[Model, Planner]] = {}
@@ -257,17 +258,19 @@ class View:
         worst = self._threat.get(key)
         if worst is None:
             st = self.st
-            board = st.board
+            board, power = st.board, st.power
+            plan = self.plan
+            striker, printed = plan.striker, plan.strength
             worst = 0.0
             for n in enemies:
                 t = board[n]
                 if t[T_REV]:  # type: ignore[index]
-                    a = self.m.units[t[T_UNIT]]  # type: ignore[index]
-                    p = 1.0 if a.actions > 0 and a.attack == "melee" and st.strength(n) >= mine else 0.0
-                else:
-                    p = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
-                if p > worst:
-                    worst = p
+                    u = t[T_UNIT]  # type: ignore[index]
+                    if striker[u] and (printed[u] + power[u] + t[T_BONUS] >= mine or mine <= 0):  # type: ignore[index]  # st.strength(n) >= mine
+                        worst = 1.0
+                        break  # no chance is higher
+                elif worst == 0.0:
+                    worst = (self.below[-1] - self.count_below(mine)) / self.hidden_n * 0.6
             self._threat[key] = worst
         return worst
 
@@ -339,11 +342,50 @@ class Memo:
         return self._adjacent
 
 
+LAST_STAND = 4
+"""With this many units able to act or fewer, each of them is worth FLAG_VALUE shared among
+them on top of its own worth: a side whose last acting units fall cannot act and loses."""
+
+
+def _stake(st: FDState, seat: int) -> float:
+    """What each of `seat`'s acting units is worth beyond its own worth (see LAST_STAND)."""
+    acts, board = st.model.acts, st.board
+    n = 0
+    for h in st.hexes[seat]:
+        if acts[board[h][T_UNIT]] > 0:  # type: ignore[index]
+            n += 1
+    return FLAG_VALUE / n if 0 < n <= LAST_STAND else 0.0
+
+
+NOISE = 0.05
+"""The heuristic's noise per play option: uniform in [0, NOISE), added to the option's score."""
+
+
+def _noisy_pick(outs: list[list[float]], tops: list[float], cut: float, rnd: Any) -> int:
+    """The index, counted over every run, of the best score plus noise among the options
+    scoring above `cut` (the best score less NOISE: no option at or below it can win), each
+    drawing its noise in option order; the first of equal sums wins."""
+    pick = 0
+    high = -1e18
+    off = 0
+    for out, top in zip(outs, tops):
+        if top > cut:
+            i = off
+            for s in out:
+                if s > cut:
+                    s += rnd() * NOISE
+                    if s > high:
+                        high, pick = s, i
+                i += 1
+        off += len(out)
+    return pick
+
+
 class HeuristicBot:
     """Drafts by value for mana, guards its flag with traps, attacks what it can beat and
     advances its strong units; a little noise keeps games varied."""
 
-    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs")
+    __slots__ = ("seat", "rng", "_memo", "_last", "_turn", "_seen", "_enemies", "_runs", "_stake")
     reads_hidden = False  # reads only its own tokens, face-up ones and public counts (see the module)
 
     def __init__(self, seat: int, rng: random.Random) -> None:
@@ -353,7 +395,8 @@ class HeuristicBot:
         self._last: View | None = None  # the view of the last play decision, and what it read:
         self._turn = self._seen = -1
         self._enemies: list[int] = []
-        self._runs: dict[int, tuple] = {}  # id(run) -> (run, strength, worth, its scores)
+        self._runs: dict[int, tuple] = {}  # id(run) -> (run, epoch, its scores, best, strength, worth)
+        self._stake: tuple = (None, -1, 0.0)  # (state, FDState.shown of the seat, `_stake`)
 
     def choose(self, state: Any, decision: Decision) -> int:
         st: FDState = state
@@ -430,38 +473,69 @@ class HeuristicBot:
         """Score every option and take the best, with a little noise. Options come in runs that
         share the acting token (`FDState.groups`); the scores of a run of moves and attacks
         depend only on the view, the turn and the token's strength and worth, so they are kept
-        with the view and worked out again only for the runs the rules listed anew."""
+        with the view, with the run's best score, and worked out again only for the runs the
+        rules listed anew.
+
+        The noise is uniform in [0, NOISE) per option, so only options within NOISE of the best
+        score can be picked: only those draw it, in option order (the same odds for each of
+        them as a draw for every option, with fewer draws)."""
         view = self._view(st)
         urge = min(1.5, st.turn / 50)
         board, power, values, units = st.board, st.power, view.values, st.model.units
         plan = view.plan
         printed, fixed = plan.strength, plan.fixed
         kept = self._runs
-        parts = []
+        epoch = st.shown[self.seat]  # bumped by any change to the strength or worth of own tokens
+        if self._stake[0] is not st or self._stake[1] != epoch:
+            self._stake = (st, epoch, _stake(st, self.seat))
+        stake = self._stake[2]
+        outs = []  # each run's scores, and its best one
+        tops = []
+        best = -1e18
         scoring = False  # what scoring a run reads, looked up at the first run to score
         for run in st.groups:
+            known = kept.get(id(run))
+            if known is not None and known[0] is run and known[1] == epoch:
+                outs.append(known[2])
+                top = known[3]
+                tops.append(top)
+                if top > best:
+                    best = top
+                continue
             first = run[0]
             h = first[1]
             if first[0] == "ability":
                 score = fixed[board[h][T_UNIT]][first[2]]  # type: ignore[index]
-                parts.append([self._ability_score(st, view, mv, urge) for mv in run] if score is None
-                             else [score] * len(run))
+                if score is None:  # read from the board: scored at every decision
+                    out = [self._ability_score(st, view, mv, urge) for mv in run]
+                    top = max(out)
+                else:
+                    out, top = [score] * len(run), score
+                    kept[id(run)] = (run, epoch, out, top)
+                outs.append(out)
+                tops.append(top)
+                if top > best:
+                    best = top
                 continue
             t = board[h]
             u = t[T_UNIT]  # type: ignore[index]
             mine = printed[u] + power[u] + t[T_BONUS]  # type: ignore[index]  # = st.strength(h)
             if mine < 0:
                 mine = 0
-            my_val = values[u] + (0 if units[u].flag else power[u])
-            known = kept.get(id(run))
-            if known is not None and known[0] is run and known[1] == mine and known[2] == my_val:
-                parts.append(known[3])
+            my_val = values[u] + (0 if units[u].flag else power[u] + stake)
+            if known is not None and known[0] is run and known[4] == mine and known[5] == my_val:
+                out, top = known[2], known[3]
+                kept[id(run)] = (run, epoch, out, top, mine, my_val)
+                outs.append(out)
+                tops.append(top)
+                if top > best:
+                    best = top
                 continue
             if not scoring:
                 scoring = True
                 calm = 1 - 0.5 * urge
                 fights = bool(view.enemies)
-                near = view.near if fights else None
+                near = view.near if fights else ()
                 adjacent = view.adjacent
                 threat, threats = view.threat, view._threat
                 fight_odds = view.fight_odds
@@ -472,29 +546,31 @@ class HeuristicBot:
                 pull = 0.15 + 0.1 * mine + pull0
                 here = threat(h, mine) * my_val if h in adjacent else 0.0  # = danger(h)
                 near_h = near[h]  # type: ignore[index]
-            out = []
-            for mv in run:
-                kind = mv[0]
-                if kind == "move":
-                    if near is None:
-                        out.append(0.0)
-                        continue
+                free = here * calm  # the danger term of a move to a hex no enemy is next to
+                out = []
+                for mv in run:
                     b = mv[2]
-                    if b in adjacent:
-                        w = threats.get(mine << 16 | b)
-                        danger = (threat(b, mine) if w is None else w) * my_val
+                    if mv[0] == "move":
+                        if b in adjacent:
+                            w = threats.get(mine << 16 | b)
+                            danger = (threat(b, mine) if w is None else w) * my_val
+                            out.append(pull * (near_h - near[b]) - (danger - here) * calm)  # type: ignore[index]
+                        else:
+                            out.append(pull * (near_h - near[b]) + free)  # type: ignore[index]
                     else:
-                        danger = 0.0
-                    out.append(pull * (near_h - near[b]) - (danger - here) * calm)
-                else:
-                    win, tie, loss, val = fight_odds(mine, mv[2], kind == "shoot")
-                    out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
-            kept[id(run)] = (run, mine, my_val, out)
-            parts.append(out)
-        rnd = self.rng.random
-        scores = [s + rnd() * 0.05 for s in chain.from_iterable(parts)]  # the noise, in option order
-        best = max(scores)
-        return scores.index(best) if best > -1e9 else 0
+                        win, tie, loss, val = fight_odds(mine, b, mv[0] == "shoot")
+                        out.append((win + keen) * val - loss * my_val * wary + tie * (val - my_val) * 0.5 + eager)
+            else:  # no enemy left to walk to or fight
+                out = [0.0] * len(run)
+            top = max(out)
+            kept[id(run)] = (run, epoch, out, top, mine, my_val)
+            outs.append(out)
+            tops.append(top)
+            if top > best:
+                best = top
+        if best <= -1e9:
+            return 0
+        return _noisy_pick(outs, tops, best - NOISE, self.rng.random)
 
     def _move_score(self, st: FDState, view: View, a: int, b: int, mine: int, my_val: float, urge: float) -> float:
         if not view.enemies:
