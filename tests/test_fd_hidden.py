@@ -275,3 +275,52 @@ def test_the_label_of_a_move_names_no_face_down_unit_to_the_other_seat() -> None
                 assert label.endswith(f"({names[st.board[mv[1]][T_UNIT]]})"), f"step {i}: {label}"
         st.apply(action)
     assert hidden_moves > 10
+
+
+def _twin_positions_later(min_turn: int = 3):
+    """(a, b) as `_twin_positions("play")`, but after both seats have played turns, so the state
+    keeps what it listed for the other seat's tokens during that seat's turn."""
+    m = model()
+    for i in range(10):
+        rec = play_game(SPEC, m, 2, derive_seed(11, i), ["heuristic"])
+        for at in range(60, len(rec.actions), 5):
+            a = replay(SPEC, m, 2, rec.actions[:at])
+            d = a.decision()
+            if not (a.phase == "play" and a.turn >= min_turn and d is not None and d.player == 0 and a.dkind == "play"):
+                continue
+            pair = _swap_pair(a, 1)
+            if pair is None or not all(h in a._steps for h in pair):  # listed in the other seat's turn
+                continue
+            b = a.clone()
+            x, y = pair
+            b.board[x][T_UNIT], b.board[y][T_UNIT] = b.board[y][T_UNIT], b.board[x][T_UNIT]
+            for h in (x, y):  # what b's rules would have listed for its units there
+                u = b.board[h][T_UNIT]
+                b._steps[h] = (u, b._token_steps(1, h, m.units[u]))
+            return a, b
+    raise AssertionError("no suitable position found")
+
+
+def test_no_field_of_a_redacted_state_tells_which_unit_a_face_down_token_is() -> None:
+    """The state a bot that reads hidden state is shown is redacted: two games that differ only
+    in which units stand under two face-down enemy tokens must look alike in every field of it,
+    the moves the state keeps per token included (they were listed, during the other seat's turn,
+    for the real unit)."""
+    a, b = _twin_positions_later()
+    before_a = a.clone()
+    ta, tb = a.redact(0), b.redact(0)
+    try:
+        fields = sorted(set(vars(a)) - {"model", "_decision", "_touched"})
+        for name in fields:
+            assert repr(getattr(a, name)) == repr(getattr(b, name)), name
+        assert {tuple(t) for t in a._touched} == {tuple(t) for t in b._touched}
+        assert a.decision().options == b.decision().options
+        for h in a.hexes[1]:
+            if not a.board[h][T_REV] and h in a._steps:
+                assert a._steps[h][0] == a.board[h][T_UNIT], "kept moves name only the stand-in unit"
+        twins = a.clone(), b.clone()
+        assert repr(twins[0]._steps) == repr(twins[1]._steps), "a clone of a redacted state stays redacted"
+    finally:
+        a.restore(ta)
+        b.restore(tb)
+    assert a._steps == before_a._steps and a.board == before_a.board, "restore puts everything back"

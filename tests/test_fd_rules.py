@@ -146,10 +146,8 @@ def test_a_non_flyer_that_beats_a_flyer_on_water_stays_on_land() -> None:
 
 
 def test_the_game_ends_at_once_when_the_flag_falls_even_with_actions_left() -> None:
-    st = play({"d4": {"unit": "horseman", "seat": 0}, "d5": {"unit": "flag", "seat": 1}})
-    st.board[hx("k9")] = None  # only one flag for player 2
-    st.board_changed()
-    st.army[1].remove(unit("flag"))
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d4": {"unit": "horseman", "seat": 0},
+                              "d5": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     choose(st, "Attack d5 from d4")
     assert st.is_over() and st.result().winners == [0] and st.result().end_reason == "flag-captured"
     assert st.actions_left == 2
@@ -217,7 +215,28 @@ setup:
     ("    k8: {unit: wolf, seat: 1}", "    k8: {unit: paladin, seat: 1}\n    k7: {unit: paladin, seat: 0}",
      "k7: the Paladin is on the board twice (there is one card of each hero)"),
     ("    d4: {unit: horseman", "    c4: {unit: horseman", "c4: the Horseman cannot stand on water (it does not fly)"),
-], ids=["seat-3", "power-on-a-basic-unit", "power-above-5", "negative-power", "one-hero-twice", "walker-on-water"])
+    ("  current: 0", "  current: 0\n  actions: 99999999999999999999", "actions is 99999999999999999999: a whole number from 1 to 4"),
+    ("  current: 0", "  current: 0\n  actions: -5", "actions is -5: a whole number from 1 to 4"),
+    ("  current: 0", "  current: 0\n  turn: -3", "turn is -3: a whole number from 0 to 199"),
+    ("  current: 0", "  current: 0\n  turn_cap: abc", "turn_cap is 'abc': a whole number from 1 to 1000000"),
+    ("  current: 0", "  current: 0\n  power_supply: 1000000", "power_supply is 1000000: a whole number from 0 to 10"),
+    ("  current: 0", "  current: '0'", "current is '0': a seat is 0 (player 1) or 1 (player 2)"),
+    ("  current: 0", "  curent: 0", "setup for phase play: unknown key 'curent' (known: phase, board, current, actions, turn, turn_cap, power_supply)"),
+    ("d4: {unit: horseman", "z99: {unit: horseman", "board: no hex 'z99' on the board (a1 to k9)"),
+    ("d4: {unit: horseman, seat: 0}", "d4: horseman", "board.d4 is 'horseman': a mapping with the keys unit, seat, revealed, power, frozen"),
+    ("{unit: horseman, seat: 0}", "{seat: 0}", "board.d4: a token needs a unit"),
+    ("unit: horseman", "unit: [1, 2]", "board.d4.unit: unknown unit [1, 2] (known: barbarian,"),
+    ("unit: horseman", "unit: ogre", "board.d4.unit: unknown unit 'ogre'"),
+    ("horseman, seat: 0}", "horseman, seat: 0, revealed: 'no'}", "board.d4.revealed is 'no': true or false"),
+    ("horseman, seat: 0}", "horseman, seat: 0, frozen: 7}", "board.d4.frozen is 7: true or false"),
+    ("horseman, seat: 0}", "horseman, seat: 0, colour: red}", "board.d4: unknown key 'colour' (known: unit, seat, revealed, power, frozen)"),
+    ("{unit: horseman, seat: 0}", "{unit: flag, seat: 0}", "board: player 1 has 2 of the Flag; the reference card has 1"),
+    ("    d4: {unit: horseman, seat: 0}", "    d4: {unit: horseman, seat: 0}\n    d4: {unit: knight, seat: 0}", None),
+], ids=["seat-3", "power-on-a-basic-unit", "power-above-5", "negative-power", "one-hero-twice", "walker-on-water",
+        "huge-actions", "negative-actions", "negative-turn", "turn-cap-a-word", "power-supply-above-the-box",
+        "seat-a-string", "unknown-setup-key", "hex-off-the-board", "token-not-a-mapping", "token-without-unit",
+        "unit-a-list", "unknown-unit", "revealed-a-string", "frozen-a-number", "unknown-token-key", "two-flags",
+        "two-tokens-on-one-hex"])
 def test_a_scenario_setup_the_rules_could_never_reach_is_refused(tmp_path, old: str, new: str, why: str) -> None:
     """The rules hold one card per hero, power tokens on hero cards up to strength 5, two seats and
     water for flyers only; a scenario that sets up anything else is refused at its setup, exit 1,
@@ -226,5 +245,57 @@ def test_a_scenario_setup_the_rules_could_never_reach_is_refused(tmp_path, old: 
     path = tmp_path / "broken.yaml"
     path.write_text(_SITUATION.replace(old, new, 1))
     proc = run_cli("scenario", str(path))
-    assert proc.returncode == 1
-    assert f"broken.yaml:6:3: a situation the rules could never reach: cannot build the starting situation: ValueError: {why}" in proc.stdout
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    if why is None:  # the YAML reader refuses it before the rules see it
+        assert "broken.yaml:10:5: duplicate key 'd4' (first at line 9)" in proc.stdout
+    else:
+        assert f"broken.yaml:6:3: a situation the rules could never reach: cannot build the starting situation: ValueError: {why}" in proc.stdout
+
+
+_DRAFT = """name: a draft the rules could never reach
+game: fantasy-draft
+rule: the draft's mana, pool and picks as a scenario may set them up
+players: 2
+setup:
+  phase: draft
+  mana: [5, 3]
+  pool: [giant, rat]
+"""
+
+_DEPLOY = """name: a deployment the rules could never reach
+game: fantasy-draft
+rule: the armies as a scenario may set them up for deployment
+players: 2
+setup:
+  phase: deploy
+  armies: [[flag, knight], [flag, rat]]
+"""
+
+
+@pytest.mark.parametrize("doc,old,new,why", [
+    (_DRAFT, "mana: [5, 3]", "mana: [999999999999, -1]", "mana is 999999999999: a whole number from 0 to 20"),
+    (_DRAFT, "mana: [5, 3]", "mana: 5", "mana is 5: a list of two entries, player 1's then player 2's"),
+    (_DRAFT, "pool: [giant, rat]", "pool: [rat, rat]", "pool: the Rat is already drafted or listed twice"),
+    (_DRAFT, "pool: [giant, rat]", "pool: [knight]", "pool: the Knight is a basic unit, not a hero card"),
+    (_DRAFT, "pool: [giant, rat]", "drafted: [[rat], [rat]]", "drafted: the Rat is there twice (there is one card of each hero)"),
+    (_DRAFT, "pool: [giant, rat]", "pool: [rat]\n  drafted: [[rat], []]", "pool: the Rat is already drafted or listed twice"),
+    (_DRAFT, "pool: [giant, rat]", "pool: [rat]\n  current: 5", "current is 5: a seat is 0 (player 1) or 1 (player 2)"),
+    (_DRAFT, "pool: [giant, rat]", "pool: [rat]\n  board: {}", "setup for phase draft: unknown key 'board'"),
+    (_DEPLOY, "[flag, knight]", "[flag, dragon, dragon]", "armies: the Dragon is there twice (there is one card of each hero)"),
+    (_DEPLOY, "[flag, knight]", "[flag, knight, knight]", "armies: player 1 has 2 of the Knight; the reference card has 1"),
+    (_DEPLOY, "[[flag, knight], [flag, rat]]", "[[flag], [flag], [flag]]", "armies is [['flag'], ['flag'], ['flag']]: a list of two entries"),
+    (_DEPLOY, "[[flag, knight], [flag, rat]]", "7", "armies is 7: a list of two entries"),
+    (_DEPLOY, "[flag, knight]", "[flag, ogre]", "armies: unknown unit 'ogre'"),
+], ids=["mana-out-of-range", "mana-not-a-pair", "hero-twice-in-the-pool", "basic-unit-in-the-pool",
+        "hero-drafted-by-both", "pool-holds-a-drafted-hero", "current-seat-5", "board-in-a-draft",
+        "one-hero-twice-in-an-army", "more-than-the-reference-card", "three-armies", "armies-a-number", "unknown-unit"])
+def test_a_draft_or_deployment_setup_the_rules_could_never_reach_is_refused(tmp_path, doc: str, old: str, new: str,
+                                                                            why: str) -> None:
+    """Mana from 0 to 20, one card of each hero, heroes only in the draft, two players' armies
+    within the reference card: anything else is refused at the setup, exit 1, no traceback."""
+    assert old in doc
+    path = tmp_path / "broken.yaml"
+    path.write_text(doc.replace(old, new, 1))
+    proc = run_cli("scenario", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
+    assert "broken.yaml:6:3: " in proc.stdout and f"cannot build the starting situation: ValueError: {why}" in proc.stdout

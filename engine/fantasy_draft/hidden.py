@@ -126,7 +126,7 @@ def redact(st: "FDState", seat: int) -> Any:
 def _lift(st: "FDState", enemy: int) -> Any:
     """Deployment: `enemy`'s tokens leave the board and their placements leave the log."""
     placed = st.take_off(enemy)
-    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]))
+    return (placed, (), _blank(st, [t[T_STEP] for _, t in placed if not t[T_REV]]), {})
 
 
 def _disguise(st: "FDState", enemy: int) -> Any:
@@ -144,7 +144,14 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     _canonical(st, hidden, sorted(u for _, u, _ in saved))
     if saved:
         st.units_changed()
-    return ((), saved, steps)
+    return ((), saved, steps, _forget(st, [h for h, _ in hidden]))
+
+
+def _forget(st: "FDState", hexes: list[int]) -> dict[int, tuple]:
+    """Take out the moves the state keeps for the tokens on `hexes` (`FDState._steps`): each entry
+    names the unit it was listed for, which is the real unit of a face-down token; returns them."""
+    kept = st._steps
+    return {h: kept.pop(h) for h in hexes if h in kept}
 
 
 def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
@@ -159,7 +166,8 @@ def _blank(st: "FDState", positions: list[int]) -> list[tuple[int, int]]:
 def restore(st: "FDState", token: Any) -> None:
     if token is None:
         return
-    placed, saved, steps = token
+    placed, saved, steps, forgotten = token
+    st._steps.update(forgotten)
     if placed:
         st.put_back(placed)
     for t, unit, step in saved:

@@ -9,15 +9,26 @@ from engine.fantasy_draft.model import Model
 from engine.fantasy_draft.state import (T_EXTRA, T_FROZEN, T_OWN, T_REV, T_UNIT, T_USED, FDState)
 
 
-def _unit(model: Model, name: Any) -> int:
-    if str(name) not in model.by_id:
-        raise ValueError(f"unknown unit '{name}' (known: {', '.join(sorted(model.by_id))})")
-    return model.by_id[str(name)]
+SETUP_KEYS = {
+    "play": ("phase", "board", "current", "actions", "turn", "turn_cap", "power_supply"),
+    "draft": ("phase", "mana", "pool", "drafted", "current", "turn_cap"),
+    "deploy": ("phase", "armies", "turn_cap"),
+}
+"""The setup keys each phase reads (docs/games/fantasy-draft.md, "Scenarios"); any other key is a
+typo or a value for another phase, refused rather than quietly ignored."""
+
+TOKEN_KEYS = ("unit", "seat", "revealed", "power", "frozen")
+
+
+def _unit(model: Model, name: Any, where: str = "unit") -> int:
+    if name.__class__ is not str or name not in model.by_id:
+        raise ValueError(f"{where}: unknown unit {name!r} (known: {', '.join(sorted(model.by_id))})")
+    return model.by_id[name]
 
 
 def _hex(model: Model, label: Any) -> int:
     if str(label) not in model.board.index:
-        raise ValueError(f"no hex '{label}' on the board")
+        raise ValueError(f"board: no hex '{label}' on the board (a1 to {model.board.labels[-1]})")
     return model.board.index[str(label)]
 
 
@@ -25,6 +36,65 @@ def _seat(value: Any, what: str) -> int:
     if value.__class__ is not int or value not in (0, 1):
         raise ValueError(f"{what} is {value!r}: a seat is 0 (player 1) or 1 (player 2)")
     return value
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A whole number from `low` to `high` (a bool, a string or a float is refused, not converted)."""
+    if value.__class__ is not int or not low <= value <= high:
+        raise ValueError(f"{what} is {value!r}: a whole number from {low} to {high}")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if value.__class__ is not bool:
+        raise ValueError(f"{what} is {value!r}: true or false")
+    return value
+
+
+def _pair(value: Any, what: str) -> list:
+    """A list with one entry per seat."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{what} is {value!r}: a list of two entries, player 1's then player 2's")
+    return value
+
+
+def _units(model: Model, value: Any, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} is {value!r}: a list of unit ids")
+    return [_unit(model, u, what) for u in value]
+
+
+def _heroes(model: Model, value: Any, what: str) -> list[int]:
+    units = _units(model, value, what)
+    for u in units:
+        if not model.units[u].hero:
+            raise ValueError(f"{what}: the {model.units[u].name} is a basic unit, not a hero card")
+    return units
+
+
+def _one_of_each_hero(model: Model, armies: list[list[int]], what: str) -> None:
+    """There is one card of each hero, and an army holds no more of a basic unit than its
+    reference card, one flag and `army_size` tokens at most."""
+    seen: set[int] = set()
+    for s, army in enumerate(armies):
+        if len(army) > model.rules.army_size:
+            raise ValueError(f"{what}: player {s + 1} has {len(army)} tokens; an army has at most {model.rules.army_size}")
+        for u in sorted(set(army)):
+            unit, n = model.units[u], army.count(u)
+            if unit.hero and (n > 1 or u in seen):
+                raise ValueError(f"{what}: the {unit.name} is there twice (there is one card of each hero)")
+            if not unit.hero and n > unit.count:
+                raise ValueError(f"{what}: player {s + 1} has {n} of the {unit.name}; the reference card has {unit.count}")
+        seen.update(army)
+
+
+def _keys(spec: Any, allowed: tuple[str, ...], what: str) -> dict:
+    if not isinstance(spec, dict):
+        raise ValueError(f"{what} is {spec!r}: a mapping with the keys {', '.join(allowed)}")
+    unknown = [str(k) for k in spec if k not in allowed]
+    if unknown:
+        raise ValueError(f"{what}: unknown key '{unknown[0]}' (known: {', '.join(allowed)})")
+    return spec
 
 
 def _placeable(st: FDState, label: str, h: int, u: int, seat: int) -> None:
@@ -48,50 +118,76 @@ def _power(model: Model, label: str, u: int, value: Any) -> int:
     return value
 
 
+def most_actions(model: Model) -> int:
+    """The most actions a turn can have left: the rules' actions and what abilities add."""
+    gain = [e.amount - ab.cost for u in model.units for ab in u.abilities for e in ab.effects
+            if e.kind == "extra-actions"]
+    return model.rules.actions + max([0] + gain)
+
+
 def scenario_state(model: Model, players: int, setup: dict) -> FDState:
-    """A state in the draft, deployment or play phase, as the scenario's `setup` describes it."""
-    st = FDState(model, {"turn_cap": setup.get("turn_cap", model.rules.turn_cap)})
-    phase = str(setup.get("phase", "play"))
+    """A state in the draft, deployment or play phase, as the scenario's `setup` describes it;
+    a ValueError naming the key for anything the rules could never reach."""
+    rules = model.rules
+    phase = setup.get("phase", "play")
+    if phase not in SETUP_KEYS:
+        raise ValueError(f"phase is {phase!r}: draft, deploy or play")
+    _keys(setup, SETUP_KEYS[phase], f"setup for phase {phase}")
+    cap = _whole(setup.get("turn_cap", rules.turn_cap), "turn_cap", 1, 1_000_000)
+    st = FDState(model, {"turn_cap": cap})
     if phase == "draft":
-        st.mana = [int(x) for x in setup.get("mana", st.mana)]
-        st.drafted = [[_unit(model, u) for u in d] for d in setup.get("drafted", [[], []])]
+        st.mana = [_whole(x, "mana", 0, rules.mana) for x in _pair(setup.get("mana", st.mana), "mana")]
+        st.drafted = [_heroes(model, d, "drafted") for d in _pair(setup.get("drafted", [[], []]), "drafted")]
+        _one_of_each_hero(model, st.drafted, "drafted")
         taken = {u for d in st.drafted for u in d}
         pool = setup.get("pool")
-        st.pool = [_unit(model, u) for u in pool] if pool is not None else [u for u in model.heroes if u not in taken]
-        st.current = int(setup.get("current", model.rules.first_drafter))
+        st.pool = _heroes(model, pool, "pool") if pool is not None else [u for u in model.heroes if u not in taken]
+        again = [model.units[u].name for u in st.pool if u in taken or st.pool.count(u) > 1]
+        if again:
+            raise ValueError(f"pool: the {again[0]} is already drafted or listed twice (there is one card of each hero)")
+        st.current = _seat(setup.get("current", rules.first_drafter), "current")
     elif phase == "deploy":
         st.phase = "deploy"
-        for s, army in enumerate(setup.get("armies", [[], []])):
-            st.army[s] = [_unit(model, u) for u in army]
-            st.to_place[s] = list(st.army[s])
-            st.drafted[s] = [u for u in st.army[s] if model.units[u].hero]
-    elif phase == "play":
+        armies = [_units(model, a, "armies") for a in _pair(setup.get("armies", [[], []]), "armies")]
+        _one_of_each_hero(model, armies, "armies")
+        for s, army in enumerate(armies):
+            st.army[s] = army
+            st.to_place[s] = list(army)
+            st.drafted[s] = [u for u in army if model.units[u].hero]
+    else:
         st.phase = "play"
-        for label, spec in (setup.get("board") or {}).items():
+        board = setup.get("board") or {}
+        if not isinstance(board, dict):
+            raise ValueError(f"board is {board!r}: a mapping of hex labels to tokens")
+        for label, spec in board.items():
             h = _hex(model, label)
-            u = _unit(model, spec["unit"])
+            where = f"board.{label}"
+            spec = _keys(spec, TOKEN_KEYS, where)
+            if "unit" not in spec:
+                raise ValueError(f"{where}: a token needs a unit")
+            u = _unit(model, spec["unit"], f"{where}.unit")
             s = _seat(spec.get("seat", 0), f"the seat of {label}")
             _placeable(st, label, h, u, s)
-            st.board[h] = [s, u, int(bool(spec.get("revealed", False))), 0, 0, int(bool(spec.get("frozen", False))), 0, 0, -1]
+            revealed, frozen = (_flag(spec.get(k, False), f"{where}.{k}") for k in ("revealed", "frozen"))
+            st.board[h] = [s, u, int(revealed), 0, 0, int(frozen), 0, 0, -1]
             st.army[s].append(u)
             if model.units[u].hero:
                 st.drafted[s].append(u)
             if spec.get("power"):
                 st.power[u] = _power(model, label, u, spec["power"])
                 st.supply -= st.power[u]
-        if "power_supply" in setup:
-            st.supply = int(setup["power_supply"])
-            st.power_total = st.supply + sum(st.power)
+        _one_of_each_hero(model, st.army, "board")
         if st.supply < 0:
             raise ValueError(f"the heroes hold {sum(st.power)} power tokens, more than the supply of {st.power_total}")
+        if "power_supply" in setup:
+            st.supply = _whole(setup["power_supply"], "power_supply", 0, st.supply)
+            st.power_total = st.supply + sum(st.power)
         st.pool = [u for u in model.heroes if u not in st.drafted[0] + st.drafted[1]]
         st.mana = [0, 0]
-        st.turn = int(setup.get("turn", 0))
+        st.turn = _whole(setup.get("turn", 0), "turn", 0, cap - 1)
         st.current = _seat(setup.get("current", 0), "current")
-        st.actions_left = int(setup.get("actions", model.rules.actions))
+        st.actions_left = _whole(setup.get("actions", rules.actions), "actions", 1, most_actions(model))
         st.board_changed()
-    else:
-        raise ValueError(f"unknown phase '{phase}' (draft, deploy or play)")
     st._advance()
     return st
 
