@@ -2,8 +2,9 @@
 a scenario's `expect` can check (see docs/games/fantasy-draft.md, "Scenarios")."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
+from engine.core.scenario import SetupError
 from engine.fantasy_draft.hidden import observation
 from engine.fantasy_draft.model import Model
 from engine.fantasy_draft.state import (T_EXTRA, T_FROZEN, T_OWN, T_REV, T_UNIT, T_USED, FDState)
@@ -18,82 +19,88 @@ SETUP_KEYS = {
 typo or a value for another phase, refused rather than quietly ignored."""
 
 TOKEN_KEYS = ("unit", "seat", "revealed", "power", "frozen")
+Path = tuple[Union[str, int], ...]
+"""Where in a scenario's setup a value lies (keys and list indexes), for SetupError."""
 
 
-def _unit(model: Model, name: Any, where: str = "unit") -> int:
+def _unit(model: Model, name: Any, where: str = "unit", at: Path = ()) -> int:
     if name.__class__ is not str or name not in model.by_id:
-        raise ValueError(f"{where}: unknown unit {name!r} (known: {', '.join(sorted(model.by_id))})")
+        raise SetupError(f"{where}: unknown unit {name!r} (known: {', '.join(sorted(model.by_id))})", at)
     return model.by_id[name]
 
 
 def _hex(model: Model, label: Any) -> int:
     if str(label) not in model.board.index:
-        raise ValueError(f"board: no hex '{label}' on the board (a1 to {model.board.labels[-1]})")
+        raise SetupError(f"board: no hex '{label}' on the board (a1 to {model.board.labels[-1]})", ("board", label))
     return model.board.index[str(label)]
 
 
-def _seat(value: Any, what: str) -> int:
+def _seat(value: Any, what: str, at: Path) -> int:
     if value.__class__ is not int or value not in (0, 1):
-        raise ValueError(f"{what} is {value!r}: a seat is 0 (player 1) or 1 (player 2)")
+        raise SetupError(f"{what} is {value!r}: a seat is 0 (player 1) or 1 (player 2)", at)
     return value
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
+def _whole(value: Any, what: str, low: int, high: int, at: Path) -> int:
     """A whole number from `low` to `high` (a bool, a string or a float is refused, not converted)."""
     if value.__class__ is not int or not low <= value <= high:
-        raise ValueError(f"{what} is {value!r}: a whole number from {low} to {high}")
+        raise SetupError(f"{what} is {value!r}: a whole number from {low} to {high}", at)
     return value
 
 
-def _flag(value: Any, what: str) -> bool:
+def _flag(value: Any, what: str, at: Path) -> bool:
     if value.__class__ is not bool:
-        raise ValueError(f"{what} is {value!r}: true or false")
+        raise SetupError(f"{what} is {value!r}: true or false", at)
     return value
 
 
 def _pair(value: Any, what: str) -> list:
-    """A list with one entry per seat."""
+    """A list with one entry per seat (the setup key `what`)."""
     if not isinstance(value, list) or len(value) != 2:
-        raise ValueError(f"{what} is {value!r}: a list of two entries, player 1's then player 2's")
+        raise SetupError(f"{what} is {value!r}: a list of two entries, player 1's then player 2's", (what,))
     return value
 
 
-def _units(model: Model, value: Any, what: str) -> list[int]:
+def _units(model: Model, value: Any, what: str, at: Path) -> list[int]:
     if not isinstance(value, list):
-        raise ValueError(f"{what} is {value!r}: a list of unit ids")
-    return [_unit(model, u, what) for u in value]
+        raise SetupError(f"{what} is {value!r}: a list of unit ids", at)
+    return [_unit(model, u, what, (*at, i)) for i, u in enumerate(value)]
 
 
-def _heroes(model: Model, value: Any, what: str) -> list[int]:
-    units = _units(model, value, what)
-    for u in units:
+def _heroes(model: Model, value: Any, what: str, at: Path) -> list[int]:
+    units = _units(model, value, what, at)
+    for i, u in enumerate(units):
         if not model.units[u].hero:
-            raise ValueError(f"{what}: the {model.units[u].name} is a basic unit, not a hero card")
+            raise SetupError(f"{what}: the {model.units[u].name} is a basic unit, not a hero card", (*at, i))
     return units
 
 
 def _one_of_each_hero(model: Model, armies: list[list[int]], what: str) -> None:
     """There is one card of each hero, and an army holds no more of a basic unit than its
-    reference card, one flag and `army_size` tokens at most."""
+    reference card, one flag and `army_size` tokens at most (`what`: the setup key they come from)."""
     seen: set[int] = set()
     for s, army in enumerate(armies):
+        at: Path = (what, s) if what != "board" else (what,)
         if len(army) > model.rules.army_size:
-            raise ValueError(f"{what}: player {s + 1} has {len(army)} tokens; an army has at most {model.rules.army_size}")
+            raise SetupError(f"{what}: player {s + 1} has {len(army)} tokens; an army has at most "
+                             f"{model.rules.army_size}", at)
         for u in sorted(set(army)):
             unit, n = model.units[u], army.count(u)
+            where = (*at, army.index(u)) if what != "board" else at
             if unit.hero and (n > 1 or u in seen):
-                raise ValueError(f"{what}: the {unit.name} is there twice (there is one card of each hero)")
+                raise SetupError(f"{what}: the {unit.name} is there twice (there is one card of each hero)", where)
             if not unit.hero and n > unit.count:
-                raise ValueError(f"{what}: player {s + 1} has {n} of the {unit.name}; the reference card has {unit.count}")
+                raise SetupError(f"{what}: player {s + 1} has {n} of the {unit.name}; the reference card has "
+                                 f"{unit.count}", where)
         seen.update(army)
 
 
-def _keys(spec: Any, allowed: tuple[str, ...], what: str) -> dict:
+def _keys(spec: Any, allowed: tuple[str, ...], what: str, at: Path) -> dict:
     if not isinstance(spec, dict):
-        raise ValueError(f"{what} is {spec!r}: a mapping with the keys {', '.join(allowed)}")
+        raise SetupError(f"{what} is {spec!r}: a mapping with the keys {', '.join(allowed)}", at)
     unknown = [str(k) for k in spec if k not in allowed]
     if unknown:
-        raise ValueError(f"{what}: unknown key '{unknown[0]}' (known: {', '.join(allowed)})")
+        raise SetupError(f"{what}: unknown key '{unknown[0]}' (known: {', '.join(allowed)})", (*at, unknown[0]))
     return spec
 
 
@@ -101,9 +108,11 @@ def _placeable(st: FDState, label: str, h: int, u: int, seat: int) -> None:
     """A token the rules could have brought here: one copy of each hero, on ground it may stand on."""
     unit = st.model.units[u]
     if unit.hero and (u in st.drafted[0] or u in st.drafted[1]):
-        raise ValueError(f"{label}: the {unit.name} is on the board twice (there is one card of each hero)")
+        raise SetupError(f"{label}: the {unit.name} is on the board twice (there is one card of each hero)",
+                         ("board", label, "unit"))
     if not st.can_stand(u, h):
-        raise ValueError(f"{label}: the {unit.name} cannot stand on {st.model.board.terrain[h]} (it does not fly)")
+        raise SetupError(f"{label}: the {unit.name} cannot stand on {st.model.board.terrain[h]} (it does not fly)",
+                         ("board", label))
 
 
 def _power(model: Model, label: str, u: int, value: Any) -> int:
@@ -111,10 +120,12 @@ def _power(model: Model, label: str, u: int, value: Any) -> int:
     unit = model.units[u]
     room = model.rules.power_cap - unit.strength
     if not unit.hero:
-        raise ValueError(f"{label}: power tokens go on hero cards; the {unit.name} is a basic unit")
+        raise SetupError(f"{label}: power tokens go on hero cards; the {unit.name} is a basic unit",
+                         ("board", label, "power"))
     if value.__class__ is not int or not 0 <= value <= room:
-        raise ValueError(f"{label}: power {value!r} for the {unit.name} (strength {unit.strength}): "
-                         f"0 to {max(room, 0)}, as strength never goes above {model.rules.power_cap}")
+        raise SetupError(f"{label}: power {value!r} for the {unit.name} (strength {unit.strength}): "
+                         f"0 to {max(room, 0)}, as strength never goes above {model.rules.power_cap}",
+                         ("board", label, "power"))
     return value
 
 
@@ -127,28 +138,32 @@ def most_actions(model: Model) -> int:
 
 def scenario_state(model: Model, players: int, setup: dict) -> FDState:
     """A state in the draft, deployment or play phase, as the scenario's `setup` describes it;
-    a ValueError naming the key for anything the rules could never reach."""
+    a SetupError (a ValueError) at the key for anything the rules could never reach."""
     rules = model.rules
     phase = setup.get("phase", "play")
     if phase not in SETUP_KEYS:
-        raise ValueError(f"phase is {phase!r}: draft, deploy or play")
-    _keys(setup, SETUP_KEYS[phase], f"setup for phase {phase}")
-    cap = _whole(setup.get("turn_cap", rules.turn_cap), "turn_cap", 1, 1_000_000)
+        raise SetupError(f"phase is {phase!r}: draft, deploy or play", ("phase",))
+    _keys(setup, SETUP_KEYS[phase], f"setup for phase {phase}", ())
+    cap = _whole(setup.get("turn_cap", rules.turn_cap), "turn_cap", 1, 1_000_000, ("turn_cap",))
     st = FDState(model, {"turn_cap": cap})
     if phase == "draft":
-        st.mana = [_whole(x, "mana", 0, rules.mana) for x in _pair(setup.get("mana", st.mana), "mana")]
-        st.drafted = [_heroes(model, d, "drafted") for d in _pair(setup.get("drafted", [[], []]), "drafted")]
+        st.mana = [_whole(x, "mana", 0, rules.mana, ("mana", s))
+                   for s, x in enumerate(_pair(setup.get("mana", st.mana), "mana"))]
+        st.drafted = [_heroes(model, d, "drafted", ("drafted", s))
+                      for s, d in enumerate(_pair(setup.get("drafted", [[], []]), "drafted"))]
         _one_of_each_hero(model, st.drafted, "drafted")
         taken = {u for d in st.drafted for u in d}
         pool = setup.get("pool")
-        st.pool = _heroes(model, pool, "pool") if pool is not None else [u for u in model.heroes if u not in taken]
-        again = [model.units[u].name for u in st.pool if u in taken or st.pool.count(u) > 1]
+        st.pool = _heroes(model, pool, "pool", ("pool",)) if pool is not None else [u for u in model.heroes if u not in taken]
+        again = [i for i, u in enumerate(st.pool) if u in taken or st.pool.count(u) > 1]
         if again:
-            raise ValueError(f"pool: the {again[0]} is already drafted or listed twice (there is one card of each hero)")
-        st.current = _seat(setup.get("current", rules.first_drafter), "current")
+            raise SetupError(f"pool: the {model.units[st.pool[again[0]]].name} is already drafted or listed twice "
+                             "(there is one card of each hero)", ("pool", again[-1]))
+        st.current = _seat(setup.get("current", rules.first_drafter), "current", ("current",))
     elif phase == "deploy":
         st.phase = "deploy"
-        armies = [_units(model, a, "armies") for a in _pair(setup.get("armies", [[], []]), "armies")]
+        armies = [_units(model, a, "armies", ("armies", s))
+                  for s, a in enumerate(_pair(setup.get("armies", [[], []]), "armies"))]
         _one_of_each_hero(model, armies, "armies")
         for s, army in enumerate(armies):
             st.army[s] = army
@@ -158,17 +173,18 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
         st.phase = "play"
         board = setup.get("board") or {}
         if not isinstance(board, dict):
-            raise ValueError(f"board is {board!r}: a mapping of hex labels to tokens")
+            raise SetupError(f"board is {board!r}: a mapping of hex labels to tokens", ("board",))
         for label, spec in board.items():
             h = _hex(model, label)
             where = f"board.{label}"
-            spec = _keys(spec, TOKEN_KEYS, where)
+            at: Path = ("board", label)
+            spec = _keys(spec, TOKEN_KEYS, where, at)
             if "unit" not in spec:
-                raise ValueError(f"{where}: a token needs a unit")
-            u = _unit(model, spec["unit"], f"{where}.unit")
-            s = _seat(spec.get("seat", 0), f"the seat of {label}")
+                raise SetupError(f"{where}: a token needs a unit", at)
+            u = _unit(model, spec["unit"], f"{where}.unit", (*at, "unit"))
+            s = _seat(spec.get("seat", 0), f"the seat of {label}", (*at, "seat"))
             _placeable(st, label, h, u, s)
-            revealed, frozen = (_flag(spec.get(k, False), f"{where}.{k}") for k in ("revealed", "frozen"))
+            revealed, frozen = (_flag(spec.get(k, False), f"{where}.{k}", (*at, k)) for k in ("revealed", "frozen"))
             st.board[h] = [s, u, int(revealed), 0, 0, int(frozen), 0, 0, -1]
             st.army[s].append(u)
             if model.units[u].hero:
@@ -178,15 +194,16 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
                 st.supply -= st.power[u]
         _one_of_each_hero(model, st.army, "board")
         if st.supply < 0:
-            raise ValueError(f"the heroes hold {sum(st.power)} power tokens, more than the supply of {st.power_total}")
+            raise SetupError(f"the heroes hold {sum(st.power)} power tokens, more than the supply of "
+                             f"{st.power_total}", ("board",))
         if "power_supply" in setup:
-            st.supply = _whole(setup["power_supply"], "power_supply", 0, st.supply)
+            st.supply = _whole(setup["power_supply"], "power_supply", 0, st.supply, ("power_supply",))
             st.power_total = st.supply + sum(st.power)
         st.pool = [u for u in model.heroes if u not in st.drafted[0] + st.drafted[1]]
         st.mana = [0, 0]
-        st.turn = _whole(setup.get("turn", 0), "turn", 0, cap - 1)
-        st.current = _seat(setup.get("current", 0), "current")
-        st.actions_left = _whole(setup.get("actions", rules.actions), "actions", 1, most_actions(model))
+        st.turn = _whole(setup.get("turn", 0), "turn", 0, cap - 1, ("turn",))
+        st.current = _seat(setup.get("current", 0), "current", ("current",))
+        st.actions_left = _whole(setup.get("actions", rules.actions), "actions", 1, most_actions(model), ("actions",))
         st.board_changed()
     st._advance()
     return st
