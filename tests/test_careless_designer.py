@@ -23,7 +23,7 @@ def test_a_huge_smoke_game_count_is_refused_not_played_for_ever(tmp_path: Path) 
 
 def test_a_huge_build_game_count_is_refused_too(tmp_path: Path) -> None:
     _new_game(tmp_path)
-    proc = run_cli("build", "-n", "5000000", cwd=tmp_path)
+    proc = run_cli("build", "-n", "500000000", cwd=tmp_path)
     assert proc.returncode == 2 and "--games" in proc.stderr and "Traceback" not in proc.stderr
 
 

@@ -25,8 +25,8 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
-# More smoke games than this is a typo, not a plan: a million already take hours on a laptop.
-MAX_GAMES = 1_000_000
+# More smoke games than this is a typo, not a plan: a hundred million take days even on a cluster.
+MAX_GAMES = 100_000_000
 
 def usage_error(message: str) -> NoReturn:
     """Report a mistake in the command line itself: exit code 2, as for unknown options."""
