@@ -25,6 +25,9 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
+# More smoke games than this is a typo, not a plan: a hundred million take days even on a cluster.
+MAX_GAMES = 100_000_000
+
 def usage_error(message: str) -> NoReturn:
     """Report a mistake in the command line itself: exit code 2, as for unknown options."""
     typer.echo(f"error: {message}", err=True)

@@ -34,6 +34,8 @@ def new(
     from toolkit.paths import display
     from toolkit.scaffold import ID_PATTERN, ScaffoldError, create_game, id_from_title, target_folder
 
+    if not game.strip():
+        usage_error("the new game needs a name, such as `hordekit new fungus-wars`")
     folder = target_folder(game)
     if folder.parent == Path("content") and not ID_PATTERN.match(game) and id_from_title(game):
         title = title or game  # a title typed as the name: its id is made from it

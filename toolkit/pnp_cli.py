@@ -169,6 +169,8 @@ def preview(
     from toolkit.outpaths import check_output_file
     from toolkit.pnp.preview import render_preview
 
+    if output.suffix.lower() != ".png":
+        usage_error(f"{output}: preview writes a PNG image; name the file with .png")
     check_output_file(output)  # before any work
     loaded = _load(game)
     _check_ids(loaded, [component])
