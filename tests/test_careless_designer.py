@@ -18,6 +18,7 @@ def test_a_huge_smoke_game_count_is_refused_not_played_for_ever(tmp_path: Path) 
     _new_game(tmp_path)
     proc = run_cli("smoke", "fungus-wars", "-n", "99999999999999999999", cwd=tmp_path)
     assert proc.returncode == 2 and "--games" in proc.stderr and "Traceback" not in proc.stderr
+    assert "at most 100,000,000" in proc.stderr, proc.stderr  # the limit in digits, not 1e+08
     assert not (tmp_path / "out").exists()
 
 

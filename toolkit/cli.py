@@ -26,7 +26,7 @@ from typing import Annotated, Any, Optional  # noqa: E402
 
 import typer  # noqa: E402
 
-from toolkit.cliutil import MAX_GAMES, VERBOSITY, HordekitGroup, OldOutDir, renamed_out_dir, OutputFormat, load_checked, local_games, say, usage_error, verbosity  # noqa: E402
+from toolkit.cliutil import games_limit, VERBOSITY, HordekitGroup, OldOutDir, renamed_out_dir, OutputFormat, load_checked, local_games, say, usage_error, verbosity  # noqa: E402
 from toolkit.pnp_cli import Paper  # noqa: E402
 
 app = typer.Typer(
@@ -244,7 +244,7 @@ def build(
     paths: Annotated[Optional[list[Path]], typer.Argument(
         metavar="PATH", help="Games to build. Default: the game here or the games under ./content.")] = None,
     shipped: ShippedOpt = False,
-    games: Annotated[int, typer.Option("--games", "-n", min=0, max=MAX_GAMES, help="Smoke games per game (0 skips them).")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=0, callback=games_limit, help="Smoke games per game (0 skips them).")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed for the smoke games.")] = 1,
     players: Annotated[Optional[str], typer.Option(metavar="N|A..B|A,B", help="Player counts for the smoke games. Default: all each game supports.")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes for the smoke games (0: all cores).")] = 0,

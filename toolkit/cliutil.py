@@ -28,6 +28,15 @@ class OutputFormat(str, Enum):
 # More smoke games than this is a typo, not a plan: a hundred million take days even on a cluster.
 MAX_GAMES = 100_000_000
 
+
+def games_limit(value: int | None) -> int | None:
+    """`--games` callback: a count over MAX_GAMES is a usage error that gives the limit in digits
+    (a range check of the option itself would print it as 1e+08)."""
+    if value is not None and value > MAX_GAMES:
+        raise typer.BadParameter(f"{value:,} is more games than any run could finish; at most {MAX_GAMES:,}")
+    return value
+
+
 def usage_error(message: str) -> NoReturn:
     """Report a mistake in the command line itself: exit code 2, as for unknown options."""
     typer.echo(f"error: {message}", err=True)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolkit.cliutil import GAME_HELP, MAX_GAMES, OldOutDir, OutputFormat, game_folder, renamed_out_dir, usage_error, verbosity
+from toolkit.cliutil import GAME_HELP, games_limit, OldOutDir, OutputFormat, game_folder, renamed_out_dir, usage_error, verbosity
 
 
 
@@ -253,7 +253,7 @@ def _print_by_kind(r: dict[str, Any]) -> None:
 
 def smoke(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="How many games to play.")] = 200,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, callback=games_limit, help="How many games to play.")] = 200,
     players: Annotated[Optional[str], typer.Option(help="Player counts: N, A..B or A,B. Default: all the game supports.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed; each game's seed derives from it and the game's index.")] = 1,
     bot: Annotated[Optional[list[str]], typer.Option("--bot", help="Bot per seat, repeated or comma-separated; one name fills every seat. Default: heuristic.")] = None,
