@@ -97,6 +97,31 @@ def test_a_schema_effect_kind_the_rules_do_not_know_is_an_error_at_its_line(tmp_
     assert "extra-reroll" in d["hint"]
 
 
+def test_content_using_a_schema_kind_the_rules_lack_names_the_rules_and_its_line(tmp_path: Path) -> None:
+    """A kind added to the schema and used on a card, before the rules play it: HK302 at the card's
+    effect, naming the rules as the manifest does (as HK308 does at the schema)."""
+    game = _copy_game(tmp_path)
+    defs = game / "schemas" / "hordes-and-heroes" / "defs.schema.json"
+    defs.write_text(defs.read_text().replace('"const": "extra-reroll"', '"const": "extra-rerol"'))
+    actions = game / "actions.yaml"
+    actions.write_text(actions.read_text().replace("{kind: extra-reroll, amount: 1}", "{kind: extra-rerol, amount: 1}", 1))
+    d = next(d for d in _validate(game) if d["code"] == "HK302")
+    assert d["file"].endswith("actions.yaml") and d["line"] == _line_of(actions, "extra-rerol,")
+    assert "'extra-rerol'" in d["message"] and "hordes_and_heroes" in d["message"]
+    assert "extra-reroll" in d["hint"]
+    schema_side = next(d for d in _validate(game) if d["code"] == "HK308")
+    assert "hordes_and_heroes" in schema_side["message"]
+
+
+def test_an_unknown_effect_kind_with_no_near_name_says_how_to_add_one(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    actions = game / "actions.yaml"
+    actions.write_text(actions.read_text().replace("{kind: extra-reroll, amount: 1}", "{kind: summon-dragon, amount: 1}", 1))
+    d = _codes(_validate(game))["HK106"]
+    assert d["file"].endswith("actions.yaml") and d["line"] == _line_of(actions, "summon-dragon")
+    assert "extra-reroll" in d["hint"] and "text.yaml" in d["hint"] and "docs/content-format.md" in d["hint"]
+
+
 def test_effects_are_found_by_their_kind_whatever_the_field_is_called(tmp_path: Path) -> None:
     """A game may keep effects under any field name: an effect kind the rules know is checked
     wherever it sits (here, under `passive:`, whose printed sentence is missing)."""

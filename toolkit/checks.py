@@ -273,7 +273,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                 pos = doc.pos(path + ("kind",))
                 if implemented is not None and kind not in implemented:
                     out.diagnostics.append(error(
-                        "HK302", f"effect kind '{kind}' is not implemented by the rules engine", display(f),
+                        "HK302", f"effect kind '{kind}' is not implemented by the rules {game.rules}", display(f),
                         pos.line, pos.col, did_you_mean(kind, sorted(implemented)) or
                         "add a handler to the game's effect registry, or use an implemented kind"))
                 if templates is not None and kind not in templates:

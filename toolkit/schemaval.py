@@ -350,7 +350,10 @@ class SchemaChecker:
                     return [d for e in branch_errors for d in self._explain(e, doc, file, prefix)]
                 if kinds:
                     return [at("HK106", f"unknown effect kind {_show(inst['kind'])}{_in(where)}", path + ("kind",),
-                               hint=did_you_mean(str(inst["kind"]), kinds) or f"known kinds: {', '.join(kinds)}")]
+                               hint=did_you_mean(str(inst["kind"]), kinds) or
+                               f"known kinds: {', '.join(kinds)}; a new kind needs a branch in the schema's "
+                               "effect list, a handler in the rules and a sentence in text.yaml "
+                               "(docs/content-format.md)")]
             from jsonschema.exceptions import best_match
 
             return self._explain(best_match(err.context), doc, file, prefix)
