@@ -106,6 +106,11 @@ def test_smoke_reports_draft_pick_rates_seats_and_endings(tmp_path) -> None:
     assert report["win_rate_by_seat"]["2"][0]["games"] == 16
     drafted = {cid: c for cid, c in report["components"].items() if c["events"].get("drafted")}
     assert len(drafted) >= 10 and all("win_rate_when_used" in c for c in drafted.values())
+    # Basic units are not chosen, they fill the army: leaving one in the box is no pick, so only
+    # heroes count toward coverage and a left-out Forkman has no "win rate when used".
+    assert set(report["coverage"]["by_kind"]) == {"hero"}
+    left_out = [c for c in report["components"].values() if c["events"].get("left-out")]
+    assert left_out and all(c["kind"] == "basic-unit" and c["seat_games_used"] == 0 for c in left_out)
 
 
 def test_bots_read_moves_never_labels(monkeypatch) -> None:

@@ -32,7 +32,7 @@ SPEC = GameSpec(
     effect_kinds=EFFECT_KINDS,
     kinds={**{k: True for k in ("rules", "terrain", "board", "hero", "basic-unit")},
            **{k: False for k in ("power-token", "reference-card", "unit-token", "slot-in", "die")}},
-    choice_events=frozenset({"drafted", "left-out"}),
+    choice_events=frozenset({"drafted"}),  # basic units fill the army: leaving one out is no pick
     information="imperfect",
     simultaneous=True,
     evaluate=evaluate,
