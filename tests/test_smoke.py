@@ -286,3 +286,19 @@ def test_hordes_and_heroes_games_do_not_depend_on_worker_history() -> None:
     two = run(plan, loaded.data, workers=2)
     assert one.tally.finished == 60
     assert _comparable(one) == _comparable(two)
+
+
+def test_the_best_and_worst_of_a_kind_are_ranked_by_how_sure_their_lift_is(tmp_path: Path) -> None:
+    """The summary line per kind lists components by the z score of their lift: an ability one
+    lucky seat took does not head the list, nor one nearly every seat took (nothing to compare)."""
+    proc = run_cli("smoke", "kingdoms", "--games", "40", "--workers", "1", "-d", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    comps = json.loads((tmp_path / "smoke-report.json").read_text())["components"]
+    line = next(l for l in proc.stdout.splitlines() if l.startswith("  ability: win rate when used"))
+    assert "best and worst by how sure the lift is" in line
+    shown = [cell.strip().split(" ")[0] for cell in line.split("lift is: ", 1)[1].split("),")]
+    ranked = sorted((cid for cid, c in comps.items() if c["kind"] == "ability" and c["lift"] is not None),
+                    key=lambda cid: (-comps[cid]["z"], -comps[cid]["lift"], cid))
+    assert len(ranked) > 8 and shown == ranked[:4] + ranked[-4:]
+    by_lift = sorted(ranked, key=lambda cid: -comps[cid]["lift"])
+    assert shown != by_lift[:4] + by_lift[-4:], "this run must tell the two orders apart"

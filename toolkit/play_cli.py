@@ -236,19 +236,22 @@ def _print_coverage(r: dict[str, Any]) -> None:
 
 
 def _print_by_kind(r: dict[str, Any]) -> None:
-    """Per kind of chosen component (heroes, kingdoms, abilities…): best and worst by lift."""
+    """Per kind of chosen component (heroes, kingdoms, abilities…): best and worst, ranked by the
+    lift's z score, so a card played by three seats that happened to win, or by nearly every seat
+    (nothing to compare it with), does not head the list on a lift that is only noise."""
     kinds: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for cid, c in r["components"].items():
         if c["lift"] is not None and c["kind"]:
             kinds.setdefault(c["kind"], []).append((cid, c))
     seats = max(1, r["seat_games"])
     for kind, rows in sorted(kinds.items()):
-        rows.sort(key=lambda kv: -kv[1]["lift"])
+        rows.sort(key=lambda kv: (-kv[1]["z"], -kv[1]["lift"], kv[0]))
         shown = rows if len(rows) <= 8 else rows[:4] + rows[-4:]
         cells = ", ".join(f"{cid} {100 * c['win_rate_when_used']:.0f}% ({100 * c['lift']:+.0f}, "
                           f"by {100 * c['seat_games_used'] / seats:.0f}% of seats)" for cid, c in shown)
         echo = typer.echo
-        echo(f"  {kind}: win rate when used (lift, how many seats used it){' best and worst' if len(rows) > 8 else ''}: {cells}")
+        echo(f"  {kind}: win rate when used (lift, how many seats used it)"
+             f"{', best and worst by how sure the lift is' if len(rows) > 8 else ''}: {cells}")
 
 
 def smoke(
