@@ -534,6 +534,26 @@ def test_the_games_own_piece_counts_never_change_play() -> None:
     assert normal.result.stats["shortage_victory_tokens"] < stats["shortage_victory_tokens"]
 
 
+def test_counters_of_higher_value_count_for_their_value_in_the_supply() -> None:
+    """A "5 hits" counter is five hit counters and a 5-point token five victory tokens."""
+    data = content()
+    hits = {c["id"]: (c["quantity"], c["value"]) for c in data["hit-counter"]}
+    points = {c["id"]: (c["quantity"], c["value"]) for c in data["victory-token"]}
+    assert hits["hit-counter-5"][1] == 5 and points["victory-token-5"][1] == 5
+    assert model().supply["hit"] == sum(q * v for q, v in hits.values()) == 375
+    assert model().supply["victory"] == sum(q * v for q, v in points.values()) == 230
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_six_players_do_not_run_out_of_the_printed_hit_counters_or_victory_tokens(seed: int) -> None:
+    """The box's counts are our choice, made so that smoke games at the largest player count do
+    not run short (peaks measured: 313 hits on the board, 205 points held)."""
+    rec = play_game(SPEC, model(), 6, 500 + seed, ["heuristic"])
+    assert rec.error is None, rec.error
+    assert rec.result.stats["shortage_hit_counters"] == 0
+    assert rec.result.stats["shortage_victory_tokens"] == 0
+
+
 def test_the_physical_supply_variant_makes_the_counts_a_limit() -> None:
     scarce = SPEC.build_model(_scarce_content())
     limited = play_game(SPEC, scarce, 3, 11, ["heuristic"], options={"physical-supply": True}, check=True)

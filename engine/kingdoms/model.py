@@ -192,7 +192,12 @@ def build_model(data: dict[str, list[dict]]) -> Model:
     def qty(kind: str) -> int:
         return sum(int(x.get("quantity", 0)) for x in data.get(kind) or [])
 
-    supply = {"hit": qty("hit-counter"), "victory": qty("victory-token"), "castle": qty("castle-marker"),
+    def worth(kind: str) -> int:
+        """What the pieces of a kind with values (hit counters, victory tokens) stand for in all:
+        a "5 hits" counter is five hit counters, changed for single ones at the table."""
+        return sum(int(x.get("quantity", 0)) * int(x.get("value", 1)) for x in data.get(kind) or [])
+
+    supply = {"hit": worth("hit-counter"), "victory": worth("victory-token"), "castle": qty("castle-marker"),
               "tower": qty("wizard-tower-marker"), "chits": min((int(x["quantity"]) for x in data.get("resource-chit") or [{"quantity": 40}]))}
     for x in data.get("resource-chit") or []:
         supply["chit-" + x["resource"]] = int(x["quantity"])
