@@ -40,6 +40,18 @@ def test_the_quick_reference_prints_the_rules_numbers(tmp_path: Path) -> None:
         assert phrase in text, phrase
 
 
+def test_the_quick_reference_states_the_attack_and_treasure_limits(tmp_path: Path) -> None:
+    """The summary of the Attack step names the choice, the lock after a flip and the end on a
+    flip too strong; that of the Treasure step, one treasure per hero, idle until the next
+    activation (the rulebook's Attack and Treasure steps and its Using Treasures)."""
+    text = _print(tmp_path)
+    for phrase in ("take face-up monsters whose strength you equal or beat",
+                   "after a flip you stay in that stack",
+                   "a flipped monster you cannot beat ends the attack",
+                   "one per hero; it works from the hero's next activation"):
+        assert phrase in text, phrase
+
+
 def test_changing_a_rule_constant_changes_the_print(tmp_path: Path) -> None:
     text = _print(tmp_path, {"rules.yaml": ("    end-draw: 4\n    notes", "    end-draw: 3\n    notes")})
     assert "Draw 3, keep at most 5" in text and "Draw 4" not in text

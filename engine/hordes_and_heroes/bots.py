@@ -428,10 +428,13 @@ def _activate_hero(st: HHState, moves: list) -> int:
 
 
 def _set_die_which(st: HHState, moves: list) -> int:
+    """The die showing the face the free dice show least (the lowest such face, its first die):
+    turning it is the likeliest to complete a set. Nothing with fewer than two free dice."""
     free = [f for i, f in enumerate(st.faces) if f and not st.locked[i]]
     if len(free) < 2:
         return len(moves) - 1
-    return min(range(len(moves) - 1), key=lambda i: (free.count(moves[i]), i))
+    faces = st.faces
+    return min(range(len(moves) - 1), key=lambda k: (free.count(faces[moves[k]]), faces[moves[k]], moves[k]))
 
 
 def _set_die_face(st: HHState, moves: list) -> int:

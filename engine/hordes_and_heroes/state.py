@@ -649,22 +649,27 @@ class HHState(SequentialState):
             yield from self.activate(seat, moves[a])
 
     def choose_set_die(self, seat: int, count: int) -> Iterator[Decision]:
+        """Turn up to `count` different unlocked dice, each to a face of the player's choice. The
+        player picks the die itself, not a face value: a kept die and a loose one showing the
+        same face are different choices (one stays for the next roll, the other is rolled). Dice
+        not yet thrown show no face and cannot be turned."""
+        turned: list[int] = []
         for _ in range(count):
-            faces = sorted({f for i, f in enumerate(self.faces) if f and not self.locked[i]})
-            if not faces:
+            faces, locked = self.faces, self.locked
+            dice = [i for i, f in enumerate(faces) if f and not locked[i] and i not in turned]
+            if not dice:
                 return
+            names = [f"die {i + 1} ({faces[i]})" for i in dice]
             a = yield self.ask(seat, "set-die-which", "Choose a die to turn",
-                               framed("Change a ", faces, last="Change nothing"), faces + [0])
-            old = (faces + [0])[a]
-            if not old:
+                               framed("Change ", names, last="Change nothing"), dice + [None])
+            if a == len(dice):
                 return
-            news = [f for f in range(1, 7) if f != old]
-            b = yield self.ask(seat, "set-die-face", f"Turn the {old} to", framed("Make it a ", news), news)
-            for i, f in enumerate(self.faces):
-                if f == old and not self.locked[i]:
-                    self.faces[i] = news[b]
-                    self.dirty |= DICE
-                    break
+            i = dice[a]
+            news = [f for f in _FACES if f != self.faces[i]]
+            b = yield self.ask(seat, "set-die-face", f"Turn {names[a]} to", framed("Make it a ", news), news)
+            self.faces[i] = news[b]   # read again after a decision: the lists may have been swapped meanwhile
+            turned.append(i)
+            self.dirty |= DICE
 
     # ------------------------------------------------------------------ captures, stacks
     def stack_label(self, s: Stack) -> str:
