@@ -727,7 +727,7 @@ class HHState(SequentialState):
 
     # ------------------------------------------------------------------ 2B. attack
     def attack_step(self, seat: int) -> Iterator[Decision]:
-        remaining = self.total_strength(seat)
+        remaining = self.remaining = self.total_strength(seat)  # kept current for scenarios' `remaining`
         mons = self.model.monsters
         locked_into: Stack | None = None
         while True:
@@ -750,7 +750,6 @@ class HHState(SequentialState):
                 return
             labels.append("End the attack")
             moves.append(("end", None))
-            self.remaining = remaining
             a = yield self.ask(seat, "attack", f"Attack with {remaining} strength", labels, moves)
             kind, s = moves[a]
             if kind == "end":
@@ -761,6 +760,7 @@ class HHState(SequentialState):
                 if mons[s.cards[-1]].strength > remaining:
                     return  # a flipped monster too strong ends the attack
             remaining -= mons[s.cards[-1]].strength
+            self.remaining = remaining
             yield from self.defeat(seat, s)
 
     def defeat(self, seat: int, s: Stack) -> Iterator[Decision]:
