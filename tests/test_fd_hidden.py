@@ -110,7 +110,10 @@ def test_the_secret_placements_leave_the_log_a_bot_reads() -> None:
     a.restore(token)
     assert a.actions == before
     secret = sorted(t[T_STEP] for t in a.board if t and t[T_OWN] == 1 and not t[T_REV])
-    assert set(hidden_steps) <= set(secret), "only the other seat's face-down placements are hidden"
+    plays = set(hidden._plays(a, 1))
+    assert set(hidden._plays(a, 0)).isdisjoint(plays)
+    assert set(hidden_steps) <= set(secret) | plays, "only the other seat's face-down placements and play choices are hidden"
+    assert {i for i in plays if before[i]} <= set(hidden_steps), "every play choice of the other seat is blanked"
     assert len(secret) - len(hidden_steps) <= len(secret) // 2, "placements that were option 0 look unchanged"
 
 
@@ -324,3 +327,37 @@ def test_no_field_of_a_redacted_state_tells_which_unit_a_face_down_token_is() ->
         a.restore(ta)
         b.restore(tb)
     assert a._steps == before_a._steps and a.board == before_a.board, "restore puts everything back"
+
+
+def _after_a_move(near: str, far: str) -> FDState:
+    """Player 2 moves the Forkman on d6; the face-down token before it (d5) holds `near`, the one
+    after it (k7) `far`. Player 1 sees the same in both cases."""
+    st = situation({"current": 1, "board": {
+        "a1": {"unit": "flag", "seat": 0}, "a3": {"unit": "wolf", "seat": 0},
+        "d5": {"unit": near, "seat": 1}, "d6": {"unit": "forkman", "seat": 1},
+        "k7": {"unit": far, "seat": 1}, "k9": {"unit": "flag", "seat": 1}}})
+    choose(st, "Move d6 to d7")
+    return st
+
+
+def test_the_number_of_the_other_seats_choice_leaves_the_log_a_bot_reads() -> None:
+    """The options are listed token by token, so the number of the move chosen counts the options
+    of the tokens before the one that moved: with the Warlord on d5 its Rally comes first and the
+    same move is option 5, with the Swordman there it is option 4. A redaction for player 1 takes
+    it out of the log, so both games read alike; player 2's own view keeps it."""
+    a, b = _after_a_move("warlord", "swordman"), _after_a_move("swordman", "warlord")
+    assert a.observation(0) == b.observation(0)
+    assert a.actions != b.actions, "the real log holds the option numbers"
+    ta, tb = a.redact(0), b.redact(0)
+    try:
+        assert a.actions == b.actions and a.board == b.board
+        assert a.clone().actions == b.clone().actions
+    finally:
+        a.restore(ta)
+        b.restore(tb)
+    assert a.actions == [5] and b.actions == [4], "restore puts the choices back"
+    own = a.redact(1)
+    try:
+        assert a.actions == [5], "a seat keeps its own choices"
+    finally:
+        a.restore(own)
