@@ -361,3 +361,44 @@ def test_the_number_of_the_other_seats_choice_leaves_the_log_a_bot_reads() -> No
         assert a.actions == [5], "a seat keeps its own choices"
     finally:
         a.restore(own)
+
+
+def test_two_games_that_differ_only_in_face_down_units_look_alike_to_the_other_seat_until_a_fight_tells() -> None:
+    """Twin games from the start of play: the second has two of player 2's face-down units
+    traded between their hexes (and their placement steps), and both go on with the same choices,
+    by label. At each of player 1's decisions, as long as player 1's observation is the same, every
+    field of the state redacted for player 1 must be the same too: the log of what player 2 did
+    included, whose option numbers depend on what stands under player 2's tokens."""
+    m = model()
+    compared = 0
+    for g in range(8):
+        rec = play_game(SPEC, m, 2, derive_seed(21, g), ["heuristic"])
+        start = next(k for k in range(len(rec.actions)) if replay(SPEC, m, 2, rec.actions[:k]).phase == "play")
+        a = replay(SPEC, m, 2, rec.actions[:start])
+        units = [h for h in a.hexes[1] if a.board[h][T_UNIT] != m.flag]
+        x, y = next((p, q) for p in units for q in units if a.board[p][T_UNIT] < a.board[q][T_UNIT])
+        b = a.clone()
+        tx, ty = b.board[x], b.board[y]
+        tx[T_UNIT], ty[T_UNIT], tx[T_STEP], ty[T_STEP] = ty[T_UNIT], tx[T_UNIT], ty[T_STEP], tx[T_STEP]
+        for st in (a, b):  # the same state of the kept lists in both
+            st.board_changed()
+        for act in rec.actions[start:]:
+            d, db = a.decision(), b.decision()
+            if d.player == 0 and a.dkind == "play":
+                ta, tb = a.redact(0), b.redact(0)
+                try:
+                    if a.observation(0) != b.observation(0):
+                        break  # a fight or an ability showed a unit: the games differ in the open now
+                    assert d.options == db.options
+                    for name in sorted(set(vars(a)) - {"model", "_decision", "_touched", "_turn_moves"}):
+                        assert repr(getattr(a, name)) == repr(getattr(b, name)), (g, len(a.actions), name)
+                    compared += 1
+                finally:
+                    a.restore(ta)
+                    b.restore(tb)
+            label = d.options[act]
+            if db.player != d.player or label not in db.options:
+                break
+            a.apply(act)
+            b.apply(db.options.index(label))
+    assert compared > 80
