@@ -24,6 +24,17 @@ def test_scenario(path) -> None:
     assert run_scenario(load_yaml(path), content(), SPEC, model()) == []
 
 
+def test_every_scenario_the_rules_decisions_cite_exists() -> None:
+    """The readings in docs/games/fantasy-draft.md name the scenario that plays them; a renamed or
+    deleted scenario would leave a reading no test pins."""
+    doc = (SCENARIOS.parent.parent / "docs" / "games" / "fantasy-draft.md").read_text(encoding="utf-8")
+    decisions = doc[doc.index("## Rules decisions"):doc.index("## Rules engine")]
+    cited = set(re.findall(r"`(?:scenarios/fantasy-draft/)?([a-z0-9-]+\.yaml)`", decisions))
+    assert len(cited) > 15
+    content_files = SCENARIOS.parent.parent / "content" / "fantasy-draft"
+    assert sorted(name for name in cited if not (SCENARIOS / name).is_file() and not (content_files / name).is_file()) == []
+
+
 def test_each_player_drafts_with_20_mana_and_players_alternate() -> None:
     st = SPEC.new_state(model(), 2, {})
     assert st.mana == [20, 20] and st.decision().player == 0
