@@ -154,7 +154,7 @@ def _gains_power_face_down(unit: UnitType) -> bool:
                for ab in unit.abilities)
 
 
-def _reached(st: FDState, setup: dict) -> None:
+def _reached(st: FDState) -> None:
     """What a game in play always has (see docs/games/fantasy-draft.md, "Scenarios"): a flag and a
     unit per seat, heroes the seat could pay for, face up what only a face-up token can be."""
     m = st.model
@@ -179,8 +179,7 @@ def _reached(st: FDState, setup: dict) -> None:
             t[T_REV] and any(e.kind == "extra-actions" for ab in m.units[t[T_UNIT]].abilities for e in ab.effects)
             for h in st.hexes[st.current] if (t := st.board[h]) is not None):
         raise SetupError(f"actions is {st.actions_left}: more than {rules.actions} only after an ability "
-                         "that gives actions, and player {0} has no face-up hero with one".format(st.current + 1),
-                         ("actions",))
+                         f"that gives actions, and player {st.current + 1} has no face-up hero with one", ("actions",))
 
 
 def most_actions(model: Model) -> int:
@@ -269,7 +268,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
                              f"{st.current + 1}'s", ("turn",))
         st.actions_left = _whole(setup.get("actions", rules.actions), "actions", 1, most_actions(model), ("actions",))
         st.board_changed()
-        _reached(st, setup)
+        _reached(st)
         if "actions" not in setup:  # the turn begins: a player who cannot act at all loses
             st._start_turn(st.current)
     st._advance()
