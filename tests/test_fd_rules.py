@@ -332,12 +332,13 @@ setup:
     (_DRAFT, "mana: [5, 3]", "mana: [20, 3]\n  drafted: [[ghost], []]",
      "drafted: player 1's heroes cost 2 mana with 20 still unspent; a player has 20 to spend"),
     (_DEPLOY, "[flag, knight]", "[knight]", "armies: player 1 has no flag"),
+    (_DEPLOY, "[flag, rat]", "[flag]", "armies: player 2 has no unit besides the flag, so that player has already lost"),
     (_DEPLOY, "[flag, knight]", "[flag, giant, dragon, warlord, sorceress, necromancer]",
      "armies: player 1's heroes cost 22 mana; a player has 20 to spend"),
 ], ids=["mana-out-of-range", "mana-not-a-pair", "hero-twice-in-the-pool", "basic-unit-in-the-pool",
         "hero-drafted-by-both", "pool-holds-a-drafted-hero", "current-seat-5", "board-in-a-draft",
         "one-hero-twice-in-an-army", "more-than-the-reference-card", "three-armies", "armies-a-number", "unknown-unit",
-        "mana-and-heroes-beyond-20", "army-without-a-flag", "army-beyond-the-mana"])
+        "mana-and-heroes-beyond-20", "army-without-a-flag", "army-of-only-the-flag", "army-beyond-the-mana"])
 def test_a_draft_or_deployment_setup_the_rules_could_never_reach_is_refused(tmp_path, doc: str, old: str, new: str,
                                                                             why: str) -> None:
     """Mana from 0 to 20, one card of each hero, heroes only in the draft, two players' armies

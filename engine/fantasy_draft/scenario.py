@@ -141,10 +141,16 @@ def _affordable(model: Model, armies: list[list[int]], what: str, left: list[int
 
 
 def _one_flag(model: Model, armies: list[list[int]], what: str) -> None:
+    """Each army has its flag and at least one unit besides it (a player left with only the flag
+    has lost)."""
     for s, army in enumerate(armies):
+        at: Path = (what, s) if what != "board" else (what,)
         if model.flag not in army:
             raise SetupError(f"{what}: player {s + 1} has no flag (every army has one, and the game ends "
-                             "when it is taken)", (what, s) if what != "board" else (what,))
+                             "when it is taken)", at)
+        if all(u == model.flag for u in army):
+            raise SetupError(f"{what}: player {s + 1} has no unit besides the flag, so that player has "
+                             "already lost", at)
 
 
 def _gains_power_face_down(unit: UnitType) -> bool:
@@ -169,10 +175,6 @@ def _reached(st: FDState) -> None:
             raise SetupError(f"{label}: the {unit.name} gets power tokens only by acting or winning a fight, "
                              "which turns it face up; add revealed: true", ("board", label, "power"))
     _one_flag(m, st.army, "board")
-    for s, army in enumerate(st.army):
-        if all(u == m.flag for u in army):
-            raise SetupError(f"board: player {s + 1} has no unit besides the flag, so that player has "
-                             "already lost", ("board",))
     _affordable(m, st.army, "board")
     rules = m.rules
     if st.actions_left > rules.actions and not any(
