@@ -152,6 +152,29 @@ def test_a_trigger_that_could_never_fire_or_would_hit_its_own_hero_is_reported(t
     assert f"heroes.yaml:{devour}:19: error HK309: a 'victory' ability's effects act on the hero itself: destroy would remove the hero" in out
 
 
+def test_an_ability_aimed_where_its_printed_sentence_does_not_fit_is_reported(tmp_path) -> None:
+    """The card prints a boost as "Your unit gains ..." and a removal as "Remove the enemy ...":
+    a Blessing aimed at an enemy, or a Poison aimed at an own unit, would play otherwise than the
+    card reads."""
+    game = tmp_path / "fantasy-draft"
+    shutil.copytree(CONTENT, game)
+    heroes = (game / "heroes.yaml").read_text()
+    blessing = "        range: 1\n        target: own\n        effects: [{kind: boost, amount: 1}]"
+    poison = "        range: 1\n        target: enemy\n        effects: [{kind: destroy}]"
+    assert blessing in heroes and poison in heroes
+    heroes = heroes.replace(blessing, blessing.replace("target: own", "target: enemy"), 1)
+    heroes = heroes.replace(poison, poison.replace("target: enemy", "target: any"), 1)
+    (game / "heroes.yaml").write_text(heroes)
+    lines = heroes.splitlines()
+    at = [i for i, line in enumerate(lines, 1) if line.strip() in ("target: enemy", "target: any")
+          and "range: 1" in lines[i - 2] and lines[i].strip() in ("effects: [{kind: boost, amount: 1}]", "effects: [{kind: destroy}]")]
+    proc = run_cli("validate", str(game))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    out = proc.stdout
+    assert f"heroes.yaml:{at[0]}:17: error HK309: ability 'Blessing' aims boost at 'enemy', but its printed text speaks of your unit" in out, out
+    assert f"heroes.yaml:{at[1]}:17: error HK309: ability 'Poison' aims destroy at 'any', but its printed text speaks of the enemy" in out, out
+
+
 def test_a_start_zone_on_ground_only_flyers_may_stand_on_is_reported(tmp_path) -> None:
     """Deployment puts every token on its owner's start zone, and the flag and the basic units do
     not fly: a zone on water was accepted and every smoke game then stopped at a deployment with

@@ -110,7 +110,10 @@ def test_the_secret_placements_leave_the_log_a_bot_reads() -> None:
     a.restore(token)
     assert a.actions == before
     secret = sorted(t[T_STEP] for t in a.board if t and t[T_OWN] == 1 and not t[T_REV])
-    assert set(hidden_steps) <= set(secret), "only the other seat's face-down placements are hidden"
+    plays = set(hidden._plays(a, 1))
+    assert set(hidden._plays(a, 0)).isdisjoint(plays)
+    assert set(hidden_steps) <= set(secret) | plays, "only the other seat's face-down placements and play choices are hidden"
+    assert {i for i in plays if before[i]} <= set(hidden_steps), "every play choice of the other seat is blanked"
     assert len(secret) - len(hidden_steps) <= len(secret) // 2, "placements that were option 0 look unchanged"
 
 
@@ -324,3 +327,78 @@ def test_no_field_of_a_redacted_state_tells_which_unit_a_face_down_token_is() ->
         a.restore(ta)
         b.restore(tb)
     assert a._steps == before_a._steps and a.board == before_a.board, "restore puts everything back"
+
+
+def _after_a_move(near: str, far: str) -> FDState:
+    """Player 2 moves the Forkman on d6; the face-down token before it (d5) holds `near`, the one
+    after it (k7) `far`. Player 1 sees the same in both cases."""
+    st = situation({"current": 1, "board": {
+        "a1": {"unit": "flag", "seat": 0}, "a3": {"unit": "wolf", "seat": 0},
+        "d5": {"unit": near, "seat": 1}, "d6": {"unit": "forkman", "seat": 1},
+        "k7": {"unit": far, "seat": 1}, "k9": {"unit": "flag", "seat": 1}}})
+    choose(st, "Move d6 to d7")
+    return st
+
+
+def test_the_number_of_the_other_seats_choice_leaves_the_log_a_bot_reads() -> None:
+    """The options are listed token by token, so the number of the move chosen counts the options
+    of the tokens before the one that moved: with the Warlord on d5 its Rally comes first and the
+    same move is option 5, with the Swordman there it is option 4. A redaction for player 1 takes
+    it out of the log, so both games read alike; player 2's own view keeps it."""
+    a, b = _after_a_move("warlord", "swordman"), _after_a_move("swordman", "warlord")
+    assert a.observation(0) == b.observation(0)
+    assert a.actions != b.actions, "the real log holds the option numbers"
+    ta, tb = a.redact(0), b.redact(0)
+    try:
+        assert a.actions == b.actions and a.board == b.board
+        assert a.clone().actions == b.clone().actions
+    finally:
+        a.restore(ta)
+        b.restore(tb)
+    assert a.actions == [5] and b.actions == [4], "restore puts the choices back"
+    own = a.redact(1)
+    try:
+        assert a.actions == [5], "a seat keeps its own choices"
+    finally:
+        a.restore(own)
+
+
+def test_two_games_that_differ_only_in_face_down_units_look_alike_to_the_other_seat_until_a_fight_tells() -> None:
+    """Twin games from the start of play: the second has two of player 2's face-down units
+    traded between their hexes (and their placement steps), and both go on with the same choices,
+    by label. At each of player 1's decisions, as long as player 1's observation is the same, every
+    field of the state redacted for player 1 must be the same too: the log of what player 2 did
+    included, whose option numbers depend on what stands under player 2's tokens."""
+    m = model()
+    compared = 0
+    for g in range(8):
+        rec = play_game(SPEC, m, 2, derive_seed(21, g), ["heuristic"])
+        start = next(k for k in range(len(rec.actions)) if replay(SPEC, m, 2, rec.actions[:k]).phase == "play")
+        a = replay(SPEC, m, 2, rec.actions[:start])
+        units = [h for h in a.hexes[1] if a.board[h][T_UNIT] != m.flag]
+        x, y = next((p, q) for p in units for q in units if a.board[p][T_UNIT] < a.board[q][T_UNIT])
+        b = a.clone()
+        tx, ty = b.board[x], b.board[y]
+        tx[T_UNIT], ty[T_UNIT], tx[T_STEP], ty[T_STEP] = ty[T_UNIT], tx[T_UNIT], ty[T_STEP], tx[T_STEP]
+        for st in (a, b):  # the same state of the kept lists in both
+            st.board_changed()
+        for act in rec.actions[start:]:
+            d, db = a.decision(), b.decision()
+            if d.player == 0 and a.dkind == "play":
+                ta, tb = a.redact(0), b.redact(0)
+                try:
+                    if a.observation(0) != b.observation(0):
+                        break  # a fight or an ability showed a unit: the games differ in the open now
+                    assert d.options == db.options
+                    for name in sorted(set(vars(a)) - {"model", "_decision", "_touched", "_turn_moves"}):
+                        assert repr(getattr(a, name)) == repr(getattr(b, name)), (g, len(a.actions), name)
+                    compared += 1
+                finally:
+                    a.restore(ta)
+                    b.restore(tb)
+            label = d.options[act]
+            if db.player != d.player or label not in db.options:
+                break
+            a.apply(act)
+            b.apply(db.options.index(label))
+    assert compared > 80

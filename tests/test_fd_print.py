@@ -18,6 +18,7 @@ def test_pnp_prints_hero_cards_reference_cards_tokens_slot_ins_and_power_tokens(
         for ability in hero["abilities"]:
             assert ability["name"] in text
     assert "[d10] 7-9" in text, "the Rat's poison shows the d10 icon and its range"
+    assert "Special action: Your unit gains" in text, "the Blessing says whose unit it boosts (an own one)"
     assert "Basic units · Player 1" in text and "Basic units · Player 2" in text
     footers = [line for p in pages for line in p.splitlines() if "page" in line and "Fantasy Draft" in line]
     kinds = {k.strip() for f in footers for k in f.split("·")[1].split(",")}  # same-size kinds share sheets

@@ -24,6 +24,17 @@ def test_scenario(path) -> None:
     assert run_scenario(load_yaml(path), content(), SPEC, model()) == []
 
 
+def test_every_scenario_the_rules_decisions_cite_exists() -> None:
+    """The readings in docs/games/fantasy-draft.md name the scenario that plays them; a renamed or
+    deleted scenario would leave a reading no test pins."""
+    doc = (SCENARIOS.parent.parent / "docs" / "games" / "fantasy-draft.md").read_text(encoding="utf-8")
+    decisions = doc[doc.index("## Rules decisions"):doc.index("## Rules engine")]
+    cited = set(re.findall(r"`(?:scenarios/fantasy-draft/)?([a-z0-9-]+\.yaml)`", decisions))
+    assert len(cited) > 15
+    content_files = SCENARIOS.parent.parent / "content" / "fantasy-draft"
+    assert sorted(name for name in cited if not (SCENARIOS / name).is_file() and not (content_files / name).is_file()) == []
+
+
 def test_each_player_drafts_with_20_mana_and_players_alternate() -> None:
     st = SPEC.new_state(model(), 2, {})
     assert st.mana == [20, 20] and st.decision().player == 0
@@ -40,7 +51,7 @@ def test_a_hero_costs_more_than_the_mana_left_is_not_offered() -> None:
 
 
 def test_an_army_is_filled_with_basic_units_to_26_tokens() -> None:
-    st = situation({"phase": "draft", "mana": [20, 20], "pool": ["dragon", "giant", "ghost", "rat", "thief", "golem"],
+    st = situation({"phase": "draft", "mana": [13, 14], "pool": ["dragon", "giant", "ghost", "rat", "thief", "golem"],
                     "drafted": [["paladin", "warlord"], ["ranger", "druid"]]})
     for label in ("Recruit Dragon", "Recruit Giant", "Recruit Ghost", "Recruit Rat", "Recruit Thief", "Recruit Golem"):
         choose(st, label)
@@ -125,7 +136,7 @@ def test_power_tokens_never_raise_strength_above_5() -> None:
 
 
 def test_a_power_token_returns_to_the_supply_when_its_hero_is_removed() -> None:
-    st = play({"d4": {"unit": "knight", "seat": 0}, "d5": {"unit": "druid", "seat": 1, "power": 2}})
+    st = play({"d4": {"unit": "knight", "seat": 0}, "d5": {"unit": "druid", "seat": 1, "power": 2, "revealed": True}})
     assert st.supply == 8
     choose(st, "Attack d5 from d4")
     assert st.supply == 10 and st.check_invariants() == []
@@ -234,11 +245,23 @@ setup:
     ("horseman, seat: 0}", "horseman, seat: 0, colour: red}", "board.d4: unknown key 'colour' (known: unit, seat, revealed, power, frozen)"),
     ("{unit: horseman, seat: 0}", "{unit: flag, seat: 0}", "board: player 1 has 2 of the Flag; the reference card has 1"),
     ("    d4: {unit: horseman, seat: 0}", "    d4: {unit: horseman, seat: 0}\n    d4: {unit: knight, seat: 0}", None),
+    ("horseman, seat: 0}", "horseman, seat: 0, frozen: true}", "d4: a frozen token is face up (freezing turns its target face up)"),
+    ("{unit: horseman, seat: 0}", "{unit: golem, seat: 0, power: 1}",
+     "d4: the Golem gets power tokens only by acting or winning a fight, which turns it face up"),
+    ("  current: 0", "  current: 0\n  turn: 1", "turn is 1: player 1 plays the even turns (0, 2, ...) and player 2 the odd ones"),
+    ("  current: 0", "  current: 0\n  actions: 4",
+     "actions is 4: more than 3 only after an ability that gives actions, and player 1 has no face-up hero with one"),
+    ("    k9: {unit: flag, seat: 1}\n", "", "board: player 2 has no flag"),
+    ("    k8: {unit: wolf, seat: 1}\n", "", "board: player 2 has no unit besides the flag, so that player has already lost"),
+    ("    d4: {unit: horseman, seat: 0}", "    d4: {unit: giant, seat: 0}\n    d5: {unit: dragon, seat: 0}\n"
+     "    d6: {unit: warlord, seat: 0}\n    d7: {unit: sorceress, seat: 0}\n    d8: {unit: necromancer, seat: 0}",
+     "board: player 1's heroes cost 22 mana; a player has 20 to spend"),
 ], ids=["seat-3", "power-on-a-basic-unit", "power-above-5", "negative-power", "one-hero-twice", "walker-on-water",
         "huge-actions", "negative-actions", "negative-turn", "turn-cap-a-word", "power-supply-above-the-box",
         "seat-a-string", "unknown-setup-key", "hex-off-the-board", "token-not-a-mapping", "token-without-unit",
         "unit-a-list", "unknown-unit", "revealed-a-string", "frozen-a-number", "unknown-token-key", "two-flags",
-        "two-tokens-on-one-hex"])
+        "two-tokens-on-one-hex", "frozen-face-down", "power-on-a-face-down-golem", "turn-of-the-other-player",
+        "actions-beyond-3-without-rally", "no-flag", "only-the-flag", "heroes-beyond-the-mana"])
 def test_a_scenario_setup_the_rules_could_never_reach_is_refused(tmp_path, old: str, new: str, why: str) -> None:
     """The rules hold one card per hero, power tokens on hero cards up to strength 5, two seats and
     water for flyers only; a scenario that sets up anything else is refused at the key at fault,
@@ -306,9 +329,16 @@ setup:
     (_DEPLOY, "[[flag, knight], [flag, rat]]", "[[flag], [flag], [flag]]", "armies is [['flag'], ['flag'], ['flag']]: a list of two entries"),
     (_DEPLOY, "[[flag, knight], [flag, rat]]", "7", "armies is 7: a list of two entries"),
     (_DEPLOY, "[flag, knight]", "[flag, ogre]", "armies: unknown unit 'ogre'"),
+    (_DRAFT, "mana: [5, 3]", "mana: [20, 3]\n  drafted: [[ghost], []]",
+     "drafted: player 1's heroes cost 2 mana with 20 still unspent; a player has 20 to spend"),
+    (_DEPLOY, "[flag, knight]", "[knight]", "armies: player 1 has no flag"),
+    (_DEPLOY, "[flag, rat]", "[flag]", "armies: player 2 has no unit besides the flag, so that player has already lost"),
+    (_DEPLOY, "[flag, knight]", "[flag, giant, dragon, warlord, sorceress, necromancer]",
+     "armies: player 1's heroes cost 22 mana; a player has 20 to spend"),
 ], ids=["mana-out-of-range", "mana-not-a-pair", "hero-twice-in-the-pool", "basic-unit-in-the-pool",
         "hero-drafted-by-both", "pool-holds-a-drafted-hero", "current-seat-5", "board-in-a-draft",
-        "one-hero-twice-in-an-army", "more-than-the-reference-card", "three-armies", "armies-a-number", "unknown-unit"])
+        "one-hero-twice-in-an-army", "more-than-the-reference-card", "three-armies", "armies-a-number", "unknown-unit",
+        "mana-and-heroes-beyond-20", "army-without-a-flag", "army-of-only-the-flag", "army-beyond-the-mana"])
 def test_a_draft_or_deployment_setup_the_rules_could_never_reach_is_refused(tmp_path, doc: str, old: str, new: str,
                                                                             why: str) -> None:
     """Mana from 0 to 20, one card of each hero, heroes only in the draft, two players' armies
@@ -320,3 +350,15 @@ def test_a_draft_or_deployment_setup_the_rules_could_never_reach_is_refused(tmp_
     assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr
     assert "cannot build the starting situation at setup" in proc.stdout and why in proc.stdout, proc.stdout
     _points_into(proc.stdout, path, new)
+
+
+def test_a_situation_that_begins_a_turn_the_player_cannot_act_in_is_lost() -> None:
+    """A setup without `actions` begins the current player's turn, so the rule for a turn's
+    beginning applies: player 1 has only a Trap and the flag, can take no action and loses at
+    once (the turn does not pass to player 2). With actions already spent the turn simply ends."""
+    board = {"a1": {"unit": "flag", "seat": 0}, "b1": {"unit": "trap", "seat": 0},
+             "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}
+    st = situation({"current": 0, "board": board})
+    assert st.is_over() and st.winners == [1] and st.end_reason == "no-actions"
+    st = situation({"current": 0, "actions": 2, "board": board})
+    assert not st.is_over() and st.current == 1 and st.actions_left == 3

@@ -1,7 +1,8 @@
 """Fantasy Draft's own content rules, the ones JSON Schema cannot express: the board map agrees
 with its size and its terrain, each start zone holds a whole army, there is one flag, and each
-ability's effects fit its trigger and target. `hordekit validate` reports each problem at its
-file:line:col (GameSpec.check_content, HK309); `build_model` refuses the same content."""
+ability's effects fit its trigger and target (and the target fits the printed sentence).
+`hordekit validate` reports each problem at its file:line:col (GameSpec.check_content, HK309);
+`build_model` refuses the same content."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,6 +20,11 @@ removals count, as Devour's 'human or animal')."""
 ON_TARGET = {"destroy": "remove the hero", "weaken": "weaken the hero", "freeze": "freeze the hero",
              "reveal": "only reveal the hero"}
 """Effects meant for another unit, and what they would do to the hero under a `SELF_ONLY` trigger."""
+
+PRINTED_TARGET = {"boost": ("own", "self"), "destroy": ("enemy",), "weaken": ("enemy",), "freeze": ("enemy",),
+                  "reveal": ("enemy",)}
+"""Effects whose printed sentence (templates/fantasy-draft/text.yaml) names whose unit it acts
+on ("your unit", "the enemy"), and the special-action targets that sentence fits."""
 
 Problem = ContentProblem  # the core's type, under the name this module uses
 
@@ -93,6 +99,11 @@ def _ability(i: int, j: int, ab: dict) -> list[Problem]:
             out.append(Problem("hero", i, where + ("effects", k),
                                f"a '{trigger}' ability's effects act on the hero itself: {kind} would {ON_TARGET[kind]}",
                                "make it a special action (trigger: action) to aim it at another unit"))
+        if kind in PRINTED_TARGET and trigger == "action" and target not in PRINTED_TARGET[kind]:
+            fits = " or ".join(f"'{t}'" for t in PRINTED_TARGET[kind])
+            out.append(Problem("hero", i, where + ("target",),
+                               f"ability '{ab.get('name')}' aims {kind} at '{target}', but its printed text speaks of "
+                               f"{'your unit' if kind == 'boost' else 'the enemy'}", f"target: {fits}"))
         if kind in ACTION_ONLY and (trigger != "action" or target != ACTION_ONLY[kind]):
             out.append(Problem("hero", i, where + ("effects", k),
                                f"{kind} is a special action aimed at target '{ACTION_ONLY[kind]}'"))

@@ -130,7 +130,8 @@ def _lift(st: "FDState", enemy: int) -> Any:
 
 
 def _disguise(st: "FDState", enemy: int) -> Any:
-    """Play: `enemy`'s face-down tokens get canonical stand-in units and no placement step.
+    """Play: `enemy`'s face-down tokens get canonical stand-in units and no placement step, and
+    `enemy`'s play choices leave the log (`_plays`).
 
     The stand-ins are the hidden units themselves, given out in a canonical order. During play
     every token is on the board or removed, so the units under face-down tokens are exactly the
@@ -138,13 +139,27 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     board = st.board
     hidden = [(h, t) for h in st.hexes[enemy] if not (t := board[h])[T_REV]]  # type: ignore[index]
     saved = [(t, t[T_UNIT], t[T_STEP]) for _, t in hidden]
-    steps = _blank(st, [step for _, _, step in saved])
+    steps = _blank(st, [step for _, _, step in saved] + _plays(st, enemy))
     for _, t in hidden:
         t[T_STEP] = -1
     _canonical(st, hidden, sorted(u for _, u, _ in saved))
     if saved:
         st.units_changed()
     return ((), saved, steps, _forget(st, [h for h, _ in hidden]))
+
+
+def _plays(st: "FDState", seat: int) -> list[int]:
+    """The log positions of `seat`'s play choices. The move a choice made is open (the labels, the
+    board), but its number among the options is not: the options are listed token by token, so it
+    counts the moves and special actions of the chooser's tokens before the one that acted, which
+    tells a face-down hero from a basic unit and a trap from a Wolf."""
+    out = []
+    link = st.plays
+    while link is not None:
+        if link[1] == seat:
+            out.append(link[0])
+        link = link[2]
+    return out
 
 
 def _forget(st: "FDState", hexes: list[int]) -> dict[int, tuple]:

@@ -6,7 +6,7 @@ from typing import Any, Union
 
 from engine.core.scenario import SetupError
 from engine.fantasy_draft.hidden import observation
-from engine.fantasy_draft.model import Model
+from engine.fantasy_draft.model import Model, UnitType
 from engine.fantasy_draft.state import (T_EXTRA, T_FROZEN, T_OWN, T_REV, T_UNIT, T_USED, FDState)
 
 
@@ -129,6 +129,61 @@ def _power(model: Model, label: str, u: int, value: Any) -> int:
     return value
 
 
+def _affordable(model: Model, armies: list[list[int]], what: str, left: list[int] | None = None) -> None:
+    """Each seat's heroes were paid for out of its mana (`left`: the mana still unspent)."""
+    for s, army in enumerate(armies):
+        cost = sum(model.units[u].cost for u in army if model.units[u].hero)
+        spent = cost + (left[s] if left else 0)
+        if spent > model.rules.mana:
+            more = f" with {left[s]} still unspent" if left else ""
+            raise SetupError(f"{what}: player {s + 1}'s heroes cost {cost} mana{more}; a player has "
+                             f"{model.rules.mana} to spend", (what, s) if what != "board" else (what,))
+
+
+def _one_flag(model: Model, armies: list[list[int]], what: str) -> None:
+    """Each army has its flag and at least one unit besides it (a player left with only the flag
+    has lost)."""
+    for s, army in enumerate(armies):
+        at: Path = (what, s) if what != "board" else (what,)
+        if model.flag not in army:
+            raise SetupError(f"{what}: player {s + 1} has no flag (every army has one, and the game ends "
+                             "when it is taken)", at)
+        if all(u == model.flag for u in army):
+            raise SetupError(f"{what}: player {s + 1} has no unit besides the flag, so that player has "
+                             "already lost", at)
+
+
+def _gains_power_face_down(unit: UnitType) -> bool:
+    """Whether a hero can get power tokens and stay face down: only from an ability that fires when
+    a unit is removed nearby. A special action turns the hero face up, and so does a fight it won."""
+    return any(ab.trigger == "unit-removed" and any(e.kind == "power" for e in ab.effects)
+               for ab in unit.abilities)
+
+
+def _reached(st: FDState) -> None:
+    """What a game in play always has (see docs/games/fantasy-draft.md, "Scenarios"): a flag and a
+    unit per seat, heroes the seat could pay for, face up what only a face-up token can be."""
+    m = st.model
+    for h, t in enumerate(st.board):
+        if t is None or t[T_REV]:
+            continue
+        label, unit = m.board.labels[h], m.units[t[T_UNIT]]
+        if t[T_FROZEN]:
+            raise SetupError(f"{label}: a frozen token is face up (freezing turns its target face up); "
+                             "add revealed: true", ("board", label, "frozen"))
+        if st.power[t[T_UNIT]] and not _gains_power_face_down(unit):
+            raise SetupError(f"{label}: the {unit.name} gets power tokens only by acting or winning a fight, "
+                             "which turns it face up; add revealed: true", ("board", label, "power"))
+    _one_flag(m, st.army, "board")
+    _affordable(m, st.army, "board")
+    rules = m.rules
+    if st.actions_left > rules.actions and not any(
+            t[T_REV] and any(e.kind == "extra-actions" for ab in m.units[t[T_UNIT]].abilities for e in ab.effects)
+            for h in st.hexes[st.current] if (t := st.board[h]) is not None):
+        raise SetupError(f"actions is {st.actions_left}: more than {rules.actions} only after an ability "
+                         f"that gives actions, and player {st.current + 1} has no face-up hero with one", ("actions",))
+
+
 def most_actions(model: Model) -> int:
     """The most actions a turn can have left: the rules' actions and what abilities add."""
     gain = [e.amount - ab.cost for u in model.units for ab in u.abilities for e in ab.effects
@@ -152,6 +207,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
         st.drafted = [_heroes(model, d, "drafted", ("drafted", s))
                       for s, d in enumerate(_pair(setup.get("drafted", [[], []]), "drafted"))]
         _one_of_each_hero(model, st.drafted, "drafted")
+        _affordable(model, st.drafted, "drafted", st.mana)
         taken = {u for d in st.drafted for u in d}
         pool = setup.get("pool")
         st.pool = _heroes(model, pool, "pool", ("pool",)) if pool is not None else [u for u in model.heroes if u not in taken]
@@ -165,6 +221,8 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
         armies = [_units(model, a, "armies", ("armies", s))
                   for s, a in enumerate(_pair(setup.get("armies", [[], []]), "armies"))]
         _one_of_each_hero(model, armies, "armies")
+        _one_flag(model, armies, "armies")
+        _affordable(model, armies, "armies")
         for s, army in enumerate(armies):
             st.army[s] = army
             st.to_place[s] = list(army)
@@ -201,10 +259,20 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
             st.power_total = st.supply + sum(st.power)
         st.pool = [u for u in model.heroes if u not in st.drafted[0] + st.drafted[1]]
         st.mana = [0, 0]
-        st.turn = _whole(setup.get("turn", 0), "turn", 0, cap - 1, ("turn",))
         st.current = _seat(setup.get("current", 0), "current", ("current",))
+        first = (st.current - rules.first_player) % 2  # the seats take turns, the first player's turn is turn 0
+        if "turn" not in setup and first >= cap:
+            raise SetupError(f"turn_cap is {cap}: player {st.current + 1}'s first turn is turn {first}", ("turn_cap",))
+        st.turn = _whole(setup.get("turn", first), "turn", 0, cap - 1, ("turn",))
+        if st.turn % 2 != first:
+            raise SetupError(f"turn is {st.turn}: player {rules.first_player + 1} plays the even turns (0, 2, ...) "
+                             f"and player {2 - rules.first_player} the odd ones, so turn {st.turn} is not player "
+                             f"{st.current + 1}'s", ("turn",))
         st.actions_left = _whole(setup.get("actions", rules.actions), "actions", 1, most_actions(model), ("actions",))
         st.board_changed()
+        _reached(st)
+        if "actions" not in setup:  # the turn begins: a player who cannot act at all loses
+            st._start_turn(st.current)
     st._advance()
     return st
 

@@ -82,6 +82,11 @@ class FDState:
         self.turn_cap = int(self.options.get("turn_cap", r.turn_cap))
         self.actions: list[int] = []
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
+        self.plays: tuple | None = None
+        """The log positions of play choices, newest first, as a chain of (position, seat, rest)
+        that a clone shares (it only grows). Which option a choice was depends on the units under
+        the chooser's face-down tokens (a hero's special actions come before the moves of the
+        tokens after it), so a redaction blanks the other seat's (see `hidden.redact`)."""
         self.phase = "draft"
         self.current = r.first_drafter
         self.turn = 0
@@ -711,17 +716,20 @@ class FDState:
             self.shown[s] += 1
             self._moved(mv[1], s)
         elif kind == "move":
+            self.plays = (len(self.actions) - 1, s, self.plays)
             t = self._activate(mv[1])
             self.relocate(mv[1], mv[2])
             t[T_MOVED] = 1
             self.stats["moves"] += 1
         elif kind in ("attack", "shoot"):
+            self.plays = (len(self.actions) - 1, s, self.plays)
             self._activate(mv[1])
             self.stats["attacks"] += 1
             self.reveal(mv[1])
             self.reveal(mv[2])
             self.pending.insert(0, ("attack", mv[1], mv[2], kind == "shoot", 0))
         elif kind == "ability":
+            self.plays = (len(self.actions) - 1, s, self.plays)
             h, ab_idx, tg = mv[1], mv[2], mv[3]
             t = self._activate(h)
             ab = self.model.units[t[T_UNIT]].abilities[ab_idx]
