@@ -32,3 +32,23 @@ def test_a_broken_scenario_file_is_reported_not_crashed(tmp_path: Path) -> None:
     proc = run_cli("scenario", str(bad))
     assert proc.returncode == 1
     assert "bad.yaml:2:1" in proc.stdout
+
+
+def test_a_setup_or_options_that_is_not_a_mapping_is_a_setup_fault_at_its_key(tmp_path: Path) -> None:
+    """Every game: `setup:` or `options:` written as a list says so at the key (it was a Python
+    error about converting a sequence to a dict)."""
+    files = []
+    for game, players in (("kingdoms", 1), ("hordes-and-heroes", 2), ("fantasy-draft", 2), ("dice-battles", 2)):
+        listed = tmp_path / f"{game}-setup.yaml"
+        listed.write_text(f"name: listed\ngame: {game}\nplayers: {players}\nsetup:\n  - phase: attack\nsteps: []\n")
+        options = tmp_path / f"{game}-options.yaml"
+        options.write_text(f"name: listed\ngame: {game}\nplayers: {players}\noptions: [fast]\nsteps: []\n")
+        files += [listed, options]
+    proc = run_cli("scenario", *map(str, files))
+    assert proc.returncode == 1 and "0 passed, 8 failed" in proc.stdout, proc.stdout
+    for game, _ in (("kingdoms", 1), ("hordes-and-heroes", 2), ("fantasy-draft", 2), ("dice-battles", 2)):
+        assert (f"{game}-setup.yaml:5:3: listed: cannot build the starting situation at setup: must be a mapping"
+                in proc.stdout), proc.stdout
+        assert (f"{game}-options.yaml:4:10: listed: cannot build the starting situation at options: must be a "
+                "mapping" in proc.stdout), proc.stdout
+    assert "Error" not in proc.stdout and "Traceback" not in proc.stderr

@@ -34,6 +34,17 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+$")
 _PATH_PART = re.compile(r'\.([A-Za-z0-9_-]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
 
 
+def _mapping(value: Any, path: tuple[str, ...]) -> dict:
+    """A scenario's `setup` (or `options`) as a dict; anything but a mapping (or nothing) is a set-up
+    fault at that key, not a Python error about converting it."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        kind = "a list" if isinstance(value, list) else f"{type(value).__name__} {value!r}"[:60]
+        raise SetupError(f"must be a mapping of keys to values, not {kind}", path)
+    return dict(value)
+
+
 def setup_path(path: Sequence[str | int], root: str = "setup") -> str:
     """`setup.players[0].resources`: a path into the setup (or another top-level key, `root`) as a
     failure message writes it (a key that is not plain letters, digits, - and _ is written as a
@@ -88,9 +99,9 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
             return [f"{name}: players is {players!r}, but {spec.id} is for "
                     f"{spec.min_players} to {spec.max_players} players"]
         if "setup" in scenario:
-            state = spec.scenario_state(model, players, dict(scenario.get("setup") or {}))
+            state = spec.scenario_state(model, players, _mapping(scenario.get("setup"), ()))
         else:   # the game's standard setup; its chance events are the script's first steps
-            state = spec.new_state(model, players, dict(scenario.get("options") or {}))
+            state = spec.new_state(model, players, _mapping(scenario.get("options"), ("options",)))
     except SetupError as exc:
         if "setup" in scenario:
             where = setup_path(exc.path)
