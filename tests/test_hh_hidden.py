@@ -193,16 +193,18 @@ def _mid_game(seed: int = 9) -> tuple[list[int], object]:
     return rec.actions[:at], replay(SPEC, model(), 2, rec.actions[:at])
 
 
-def test_the_action_log_a_bot_reads_hides_every_draw_and_roll() -> None:
+def test_the_action_log_a_bot_reads_hides_every_draw_roll_and_other_seats_choice() -> None:
     """The log replays the game, so read in full it would deal a bot the other hands: while the
-    state is redacted for a seat, every chance outcome reads -1 and the seat's own choices as played."""
+    state is redacted for a seat, every chance outcome and every choice of another seat reads -1
+    and the seat's own choices read as played."""
     log, st = _mid_game()
-    chance = [i for i in range(len(log)) if replay(SPEC, model(), 2, log[:i]).decision().player == CHANCE]
-    assert chance and len(chance) < len(log)
+    owner = [replay(SPEC, model(), 2, log[:i]).decision().player for i in range(len(log))]
+    chance = [i for i, who in enumerate(owner) if who == CHANCE]
+    assert chance and 1 in owner and 0 in owner
     token = st.redact(0)
     try:
         seen = list(st.actions)
-        assert len(st.actions) == len(log) and seen == [-1 if i in chance else a for i, a in enumerate(log)]
+        assert len(st.actions) == len(log) and seen == [a if owner[i] == 0 else -1 for i, a in enumerate(log)]
         assert st.actions[chance[0]] == -1 and st.actions[-len(log) + chance[0]] == -1
         assert st.actions[:chance[0] + 1][-1] == -1
         with pytest.raises(ValueError):  # replaying what a bot sees cannot deal the real hands
@@ -210,6 +212,30 @@ def test_the_action_log_a_bot_reads_hides_every_draw_and_roll() -> None:
     finally:
         st.restore(token)
     assert list(st.actions) == log and type(st.actions) is list
+
+
+def test_the_option_number_of_another_seats_open_choice_is_not_shown() -> None:
+    """What seat 1 recruits or plays is public, but the number of its choice ranks it among the
+    distinct cards of its hidden hand (and ending the action phase is the last option, so its
+    number counts them). Two games whose seat-1 hands differ in one card a seat-0 bot cannot see
+    read alike in the log it is shown."""
+    hands = (["squire", "squire", "apprentice"], ["squire", "veteran-captain", "apprentice"])
+    states = []
+    for hand in hands:
+        st = _situation({"phase": "action", "current": 1, "players": [{"party": ["squire"]}, {"hand": hand}],
+                         "stacks": [["goblin-scout", "ghoul"]]})
+        _choose(st, "Recruit Apprentice")
+        states.append(st)
+    real = [list(st.actions) for st in states]
+    assert real[0] != real[1], "the two hands list Apprentice at different option numbers"
+    shown = []
+    for st in states:
+        token = st.redact(0)
+        try:
+            shown.append(list(st.actions))
+        finally:
+            st.restore(token)
+    assert shown[0] == shown[1] and all(a == -1 for a in shown[0])
 
 
 def _replay_all(log: list[int]) -> None:

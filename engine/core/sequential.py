@@ -10,7 +10,6 @@ taken since. Its cost does not grow with the length of the game. Rules that neve
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from bisect import bisect_left
 from typing import Any, Callable, Generator, Sequence
 
 from engine.core.api import CHANCE, Decision, GameResult, check_action
@@ -24,11 +23,13 @@ _MARK = object()  # `_keep_cp` value: note where checkpoints are, copy nothing
 
 class MaskedLog:
     """The action log as a redacted state shows it to one seat: every chance outcome (a card
-    drawn, a die rolled) and every secret choice of another seat not yet revealed reads as -1;
-    its length and everything else read as played.
+    drawn, a die rolled), every secret choice of another seat not yet revealed and every open
+    choice of another seat reads as -1; its length and the seat's own choices read as played.
 
     Why: the log is the state's replay record, so replaying it would otherwise deal a bot the
-    other players' hands. The view costs nothing to make (the positions to hide are worked out
+    other players' hands. An open choice is hidden too because its number ranks the option among
+    options built from what its player holds (the cards of a hand, say): what was chosen is
+    public in the state, but option 2 of 4 would tell how that hand is made up. The view costs nothing to make (the positions to hide are worked out
     only when an entry is read); actions appended to it (a bot playing out a clone) go to the
     real log and are shown. Clones are rebuilt from the real log.
     """
@@ -46,7 +47,8 @@ class MaskedLog:
         private, reveals = self._state._private, self._state.reveals
         if self._known != len(private) + len(reveals):
             shown = {p for _, positions in reveals for p in positions}
-            self._hidden = {p for p, who in private if who != self._seat and p not in shown}
+            seat = self._seat
+            self._hidden = {p for p, who, secret in private if who != seat and not (secret and p in shown)}
             self._known = len(private) + len(reveals)
         return self._hidden
 
@@ -83,7 +85,7 @@ class SequentialState(ABC):
 
     def __init__(self) -> None:
         self.actions: list[int] = []
-        self._private: list[tuple[int, int]] = []  # (log position, seat) of chance outcomes and secret choices
+        self._private: list[tuple[int, int, bool]] = []  # (log position, seat, revealable) of every action
         self.moves: Any = ()
         self.dkind = ""
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
@@ -100,8 +102,9 @@ class SequentialState(ABC):
     def apply(self, action: int) -> None:
         current = self._current
         check_action(current, action)
-        if current.player == CHANCE or current.secret:  # type: ignore[union-attr]
-            self._private.append((len(self.actions), current.player))  # type: ignore[union-attr]
+        # every action is someone's: a seat sees only its own (see MaskedLog); a secret choice
+        # shows once revealed, and chance outcomes and other open choices never do
+        self._private.append((len(self.actions), current.player, current.secret))  # type: ignore[union-attr]
         self.actions.append(action)
         try:
             self._current = self._gen.send(action)
@@ -206,7 +209,7 @@ class SequentialState(ABC):
         shared = self.SHARED
         twin.__dict__.update({key: (v if key in shared else copy_data(v, memo)) for key, v in data.items()})
         twin.actions = self._log()[:k]
-        twin._private = self._private[:bisect_left(self._private, (k,))]  # positions before k
+        twin._private = self._private[:k]  # one entry per action: those before k
         twin._cp = None
         twin._keep_cp = False
         twin._redacted_for = None
