@@ -213,7 +213,7 @@ def _copy_builtin_schemas(output: Path) -> None:
     from toolkit.paths import data_dir, display
 
     from toolkit.atomic import atomic_path
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
 
     source = data_dir("schemas")
     if output.exists() and not output.is_dir():
@@ -221,7 +221,7 @@ def _copy_builtin_schemas(output: Path) -> None:
     written = 0
     same = output.resolve() == source.resolve()
     if not same:
-        check_output_dir(output)
+        check_output_dir(output, "--out-dir")
     for path in sorted(source.rglob("*.schema.json")):
         target = output / path.relative_to(source)
         if not same:
@@ -266,12 +266,13 @@ def build(
     from toolkit.games import read_manifest
     from toolkit.play_cli import parse_players
 
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
 
-    out_dir = renamed_out_dir(old_output, out_dir) or Path("out")
+    given = renamed_out_dir(old_output, out_dir)
+    out_dir = given or Path("out")
     if players is not None:
         parse_players(players, 1, 12)  # the syntax, before any work
-    check_output_dir(out_dir, "--out-dir")  # before any game is played
+    check_output_dir(out_dir, "--out-dir" if given else default_label(out_dir, "-d"))  # before any game is played
     game_dirs, _ = _game_dirs(paths, shipped)
     counts: dict[Path, tuple[int, ...] | None] = {}
     for gdir in game_dirs:

@@ -283,7 +283,7 @@ def smoke(
         usage_error("--backend is 'process' or 'dask'")
     if check and fast:
         usage_error("--check and --fast exclude each other")
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
     from toolkit.smoke.files import read_report
 
     if compare_with is not None:
@@ -292,7 +292,7 @@ def smoke(
         except ValueError as exc:
             usage_error(f"--compare {compare_with}: cannot be read as a smoke report ({exc})")
     if output is not None:
-        check_output_dir(output)
+        check_output_dir(output, "--out-dir")
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
@@ -301,7 +301,7 @@ def smoke(
     variants = [v for item in (variant or []) for v in item.split(",") if v]
     if variants:
         check_variants(loaded, spec, counts, variants)
-    out_dir = output or check_output_dir(Path("out") / loaded.game.id)
+    out_dir = output or check_output_dir(Path("out") / loaded.game.id, default_label(Path("out") / loaded.game.id, "-d"))
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with,

@@ -104,7 +104,7 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
          format: OutputFormat) -> None:
     from toolkit.diagnostics import FORMATTERS, collapse_repeats, summary
     from toolkit.paths import display
-    from toolkit.outpaths import check_output_file
+    from toolkit.outpaths import check_output_file, default_label
     from toolkit.pnp import build_pdf, default_output
 
     if output is not None:
@@ -115,6 +115,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
         from toolkit.pnp.calibration import write_calibration
 
         target = output or default_output(loaded.game.id).with_name("calibration.pdf")
+        if output is None:
+            check_output_file(target, default_label(target, "-o"))
         write_calibration(target, paper=paper.value, backs=backs.value, title=loaded.game.title)
         say(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
         return
@@ -131,7 +133,7 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
             typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
             raise typer.Exit(0)
         typer.echo(f"{len(wanted)} component(s) changed since {changed_since}: {', '.join(sorted(wanted))}", err=True)
-    target = output or check_output_file(default_output(loaded.game.id))
+    target = output or check_output_file(default_output(loaded.game.id), default_label(default_output(loaded.game.id), "-o"))
     total = sum(loaded.counts().values())
     show = sys.stderr.isatty()
     if show:
