@@ -360,6 +360,9 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
     result = run_smoke(loaded, spec, games=opts.games, players=counts, seed=opts.seed, bots=[bot],
                        workers=opts.workers or default_workers(), check="sample", out_dir=out_dir,
                        progress=verbosity() >= 0)
+    if result["interrupted"]:  # Ctrl-C: the build stops here (exit 130), no later stage runs
+        report("smoke", "failed", f"interrupted after {result['games_finished']}/{opts.games} games")
+        raise KeyboardInterrupt
     failed = bool(result["errors"])
     report("smoke", "failed" if failed else "ok",
            f"{result['games_finished']}/{opts.games} games finished, {result['games_failed']} failed, "

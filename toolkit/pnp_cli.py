@@ -6,6 +6,7 @@ loader are imported inside the commands, so `hordekit --help` stays instant.
 
 from __future__ import annotations
 
+import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -41,7 +42,7 @@ def _load(game: str | None) -> Any:
     return loaded
 
 
-def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
+def _check_ids(loaded: Any, ids: list[str], option: str = "--only") -> set[str]:
     from toolkit.diagnostics import did_you_mean
     from toolkit.pnp.layoutfile import read_layouts
 
@@ -59,6 +60,9 @@ def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
                 hint = did_you_mean(one, sorted(known))
                 usage_error(f"no component with id '{one}' in {loaded.game.id}{'; ' + hint if hint else ''}")
             wanted.add(one)
+    if not wanted:
+        usage_error(f"{option} names no component (got {', '.join(map(repr, ids))}); give ids such as "
+                    f"{', '.join(sorted(loaded.sources)[:2])}")
     return wanted
 
 
@@ -69,6 +73,8 @@ def _offset(text: str | None) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
+        usage_error(f"--back-offset takes two numbers of millimetres, X,Y (e.g. 0.8,-1.2), not '{text}'")
+    if not (math.isfinite(x) and math.isfinite(y)):
         usage_error(f"--back-offset takes two numbers of millimetres, X,Y (e.g. 0.8,-1.2), not '{text}'")
     if abs(x) > 20 or abs(y) > 20:
         usage_error("--back-offset is limited to 20 mm each way")
@@ -175,7 +181,7 @@ def preview(
         usage_error(f"{output}: preview writes a PNG image; name the file with .png")
     check_output_file(output)  # before any work
     loaded = _load(game)
-    _check_ids(loaded, [component])
+    _check_ids(loaded, [component], "ID")
     result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed, safe=safe)
     if result.diagnostics:
         typer.echo(format_text(result.diagnostics))
