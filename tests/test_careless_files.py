@@ -114,3 +114,34 @@ def test_a_text_yaml_without_read_permission_is_hk012_at_it(shared_game: Path) -
     proc = run_unprivileged("validate", str(shared_game), "--format", "json")
     assert proc.returncode == 1, proc.stderr
     assert problems(proc) == [("HK012", "text.yaml", 1, 1)]
+
+
+def test_a_quantity_written_as_a_decimal_counts_as_that_many(new_game: Path) -> None:
+    """JSON Schema takes 10.0 as the integer 10, and so do print-and-play and the rules; the piece
+    count against the manifest's 'expected' must too (it counted one copy: a false HK204)."""
+    cards = new_game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("quantity: 10", "quantity: 10.0"))
+    proc = run_cli("validate", str(new_game), "--format", "json")
+    assert proc.returncode == 0, proc.stdout
+    cards.write_text(cards.read_text().replace("quantity: 10.0", "quantity: 9.0"))
+    proc = run_cli("validate", str(new_game), "--format", "json")
+    assert problems(proc) == [("HK204", "game.yaml", 16, 15)]
+    assert "'card' has 15 pieces" in proc.stdout
+
+
+def test_an_absurd_quantity_is_refused_even_when_the_schema_allows_it(new_game: Path) -> None:
+    """A game's own schema may set no maximum; 100,000,000 copies would print for hours."""
+    schema = new_game / "schemas" / "cards.schema.json"
+    data = json.loads(schema.read_text())
+    quantity = data["$defs"]["card"]["properties"]["quantity"]
+    del quantity["maximum"]
+    schema.write_text(json.dumps(data))
+    cards = new_game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("quantity: 10", "quantity: 100000000"))
+    out = new_game / "p.pdf"
+    out.write_bytes(b"%PDF-1.4 earlier\n")
+    proc = run_cli("pnp", str(new_game), "-o", str(out))
+    assert proc.returncode == 1
+    assert "cards.yaml:7:15: error HK108: quantity 100,000,000 is more than the 1,000 copies" in proc.stdout
+    assert "HK204" not in proc.stdout
+    assert out.read_bytes() == b"%PDF-1.4 earlier\n"

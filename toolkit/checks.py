@@ -88,8 +88,9 @@ def check_game(game_dir: Path) -> LoadedGame:
     # otherwise they repeat the problem already reported.
     broken = {d.file for d in out.diagnostics if d.severity.value == "error"}
     clean = {k: [(f, doc) for f, doc in files if display(f) not in broken] for k, files in docs.items()}
+    too_many = _check_copies(clean, out)
     _check_counts(game, out, manifest_name,
-                  unloaded | {k for k, files in docs.items() if len(clean[k]) < len(files)})
+                  unloaded | too_many | {k for k, files in docs.items() if len(clean[k]) < len(files)})
     _check_effects(game, clean, out)
     if not any(d.severity.value == "error" for d in out.diagnostics):
         _check_game_rules(game, docs, out)
@@ -172,6 +173,30 @@ def _collect_ids(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out
                 ids[kind_name].add(item_id)
         out.data[kind_name] = items_out
     return ids
+
+
+#: Copies of one item hordekit will count, print and deal. A game's schema may allow any
+#: quantity; a mistyped 100000000 must still be refused, not printed for hours.
+MAX_COPIES = 1000
+
+
+def _check_copies(clean: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> set[str]:
+    """HK108 for an item with more than MAX_COPIES copies (in files the schema passed); the kinds
+    that have one, whose count is then not checked against the manifest."""
+    kinds: set[str] = set()
+    for kind, files in clean.items():
+        for f, doc in files:
+            items = doc.data.get("items") if isinstance(doc.data, dict) else None
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                q = item.get("quantity") if isinstance(item, dict) else None
+                if isinstance(q, (int, float)) and not isinstance(q, bool) and q > MAX_COPIES:
+                    pos = doc.pos(("items", i, "quantity"))
+                    out.diagnostics.append(error(
+                        "HK108", f"quantity {q:,} is more than the {MAX_COPIES:,} copies of one item hordekit "
+                                 f"counts and prints (at items[{i}].quantity)", display(f), pos.line, pos.col,
+                        "no game has that many of one piece: look for a typo"))
+                    kinds.add(kind)
+    return kinds
 
 
 def _check_counts(game: Game, out: LoadedGame, manifest_name: str, skip: set[str]) -> None:

@@ -104,8 +104,12 @@ class LoadedGame:
 
 
 def _quantity(item: dict[str, Any]) -> int:
-    """An item's copies; a quantity that is not a whole number (already reported) counts as one."""
+    """An item's copies; a quantity that is not a whole number (already reported) counts as one.
+    A whole number written as a decimal (``10.0``, which JSON Schema accepts as an integer) counts
+    as that number, as the rules engines and print-and-play read it."""
     q = item.get("quantity", 1)
+    if type(q) is float and q.is_integer():
+        return int(q)
     return q if type(q) is int else 1
 
 
