@@ -112,3 +112,22 @@ def test_ctrl_c_during_the_smoke_games_of_a_build_stops_the_build(new_game: Path
     assert "print-and-play" not in stdout
     assert not (tmp_path / "out" / "cards" / "print-and-play.pdf").exists()
     assert not report.exists() or json.loads(report.read_text())["interrupted"]
+
+
+@pytest.mark.parametrize("args, option, example", [
+    (["smoke", "{game}", "-q"], "-q", "hordekit -q smoke ..."),
+    (["validate", "{game}", "--verbose"], "--verbose", "hordekit --verbose validate ..."),
+    (["export", "png", "{game}", "-v"], "-v", "hordekit -v export ..."),
+    (["pnp", "--version"], "--version", "hordekit --version"),
+])
+def test_a_global_option_after_the_command_says_where_it_goes(new_game: Path, args: list[str], option: str,
+                                                              example: str) -> None:
+    line = refused(run_cli(*[a.format(game=new_game) for a in args]))
+    command = args[0]
+    assert line == (f"error: {option} is an option of hordekit itself, not of '{command}': put it before the "
+                    f"command, as in: {example}")
+
+
+def test_a_global_option_before_the_command_still_works(new_game: Path) -> None:
+    proc = run_cli("-q", "validate", str(new_game))
+    assert proc.returncode == 0 and proc.stdout.strip() == ""

@@ -437,10 +437,34 @@ def _only_the_command_named(argv: list[str]) -> None:
         app.registered_groups[:] = groups
 
 
+#: The options of hordekit itself, written before the command (`hordekit -q smoke`).
+GLOBAL_OPTIONS = ("-q", "--quiet", "-v", "--verbose", "--version")
+
+
+def _misplaced_global_option(argv: list[str]) -> str | None:
+    """The message for a global option written after the command (`hordekit smoke -q`), which no
+    command takes: Click would only say 'No such option: -q'."""
+    command = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    if command is None:
+        return None
+    for arg in argv[command + 1:]:
+        if arg == "--":
+            break
+        if arg in GLOBAL_OPTIONS:
+            name = argv[command]
+            example = "hordekit --version" if arg == "--version" else f"hordekit {arg} {name} ..."
+            return f"{arg} is an option of hordekit itself, not of '{name}': put it before the command, as in: {example}"
+    return None
+
+
 def main() -> None:
     """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
     pause_collector()  # building the command line makes many objects and no garbage cycles
     try:
+        misplaced = _misplaced_global_option(sys.argv[1:])
+        if misplaced:
+            typer.echo(f"error: {misplaced}", err=True)
+            sys.exit(2)
         _only_the_command_named(sys.argv[1:])
         app()
     except KeyboardInterrupt:
