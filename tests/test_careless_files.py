@@ -145,3 +145,21 @@ def test_an_absurd_quantity_is_refused_even_when_the_schema_allows_it(new_game: 
     assert "cards.yaml:7:15: error HK108: quantity 100,000,000 is more than the 1,000 copies" in proc.stdout
     assert "HK204" not in proc.stdout
     assert out.read_bytes() == b"%PDF-1.4 earlier\n"
+
+
+def test_a_huge_text_value_is_refused_at_the_box_that_prints_it(new_game: Path) -> None:
+    """A name of 300,000 characters (the game's schema sets no maxLength) met the 20,000-character
+    limit of a template only when Jinja rendered it; printed as plain '{{ name }}' it was laid
+    out at every font size, word by word (minutes for a few MB). Now it is HK403 at the box."""
+    schema = new_game / "schemas" / "cards.schema.json"
+    data = json.loads(schema.read_text())
+    del data["$defs"]["card"]["properties"]["name"]["maxLength"]
+    schema.write_text(json.dumps(data))
+    cards = new_game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Stride", "name: " + "x w" * 100_000))
+    proc = run_cli("validate", str(new_game), "--format", "json")
+    assert proc.returncode == 1
+    (d,) = [d for d in json.loads(proc.stdout) if d["severity"] == "error"]
+    assert (d["code"], Path(d["file"]).name) == ("HK403", "layouts.yaml")
+    assert "template produced 300000 characters (more than 20000)" in d["message"]
+    assert "card 'stride'" in d["message"]
