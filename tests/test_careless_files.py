@@ -163,3 +163,12 @@ def test_a_huge_text_value_is_refused_at_the_box_that_prints_it(new_game: Path) 
     assert (d["code"], Path(d["file"]).name) == ("HK403", "layouts.yaml")
     assert "template produced 300000 characters (more than 20000)" in d["message"]
     assert "card 'stride'" in d["message"]
+
+
+@pytest.mark.parametrize("value, shown", [(".inf", "Infinity"), ("-.inf", "-Infinity"), ("1e400", "Infinity")])
+def test_an_infinite_number_is_one_error_not_also_out_of_range(new_game: Path, value: str, shown: str) -> None:
+    cards = new_game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("steps: 1", f"steps: {value}", 1))
+    proc = run_cli("validate", str(new_game), "--format", "json")
+    assert problems(proc) == [("HK102", "cards.yaml", 8, 12)]
+    assert f"expected an integer, got number {shown}" in proc.stdout
