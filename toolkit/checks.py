@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from toolkit.diagnostics import Diagnostic, did_you_mean, error, warning
-from toolkit.games import Game, LoadedGame, Source, read_manifest, read_yaml
+from toolkit.games import UNREADABLE, Game, LoadedGame, Source, read_manifest, read_yaml
 from toolkit.paths import data_dir, display
 from toolkit.schemaval import IdIndex, SchemaChecker, SchemaStore
 from toolkit.yamlload import LoadedYaml
@@ -32,6 +32,10 @@ def check_game(game_dir: Path) -> LoadedGame:
     out.diagnostics += _check_manifest_sense(game, manifest_name)
     for where, message in game.path_problems.items():
         pos = game.manifest.pos(where)
+        if message.startswith(UNREADABLE):
+            out.diagnostics.append(error("HK012", message.removeprefix(UNREADABLE), manifest_name, pos.line, pos.col,
+                                         "check the folder's permissions"))
+            continue
         out.diagnostics.append(error("HK017", message, manifest_name, pos.line, pos.col,
                                      "keep the game's files inside its folder (symbolic links included)"))
 
@@ -84,8 +88,9 @@ def check_game(game_dir: Path) -> LoadedGame:
     # otherwise they repeat the problem already reported.
     broken = {d.file for d in out.diagnostics if d.severity.value == "error"}
     clean = {k: [(f, doc) for f, doc in files if display(f) not in broken] for k, files in docs.items()}
+    too_many = _check_copies(clean, out)
     _check_counts(game, out, manifest_name,
-                  unloaded | {k for k, files in docs.items() if len(clean[k]) < len(files)})
+                  unloaded | too_many | {k for k, files in docs.items() if len(clean[k]) < len(files)})
     _check_effects(game, clean, out)
     if not any(d.severity.value == "error" for d in out.diagnostics):
         _check_game_rules(game, docs, out)
@@ -170,6 +175,30 @@ def _collect_ids(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out
     return ids
 
 
+#: Copies of one item hordekit will count, print and deal. A game's schema may allow any
+#: quantity; a mistyped 100000000 must still be refused, not printed for hours.
+MAX_COPIES = 1000
+
+
+def _check_copies(clean: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> set[str]:
+    """HK108 for an item with more than MAX_COPIES copies (in files the schema passed); the kinds
+    that have one, whose count is then not checked against the manifest."""
+    kinds: set[str] = set()
+    for kind, files in clean.items():
+        for f, doc in files:
+            items = doc.data.get("items") if isinstance(doc.data, dict) else None
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                q = item.get("quantity") if isinstance(item, dict) else None
+                if isinstance(q, (int, float)) and not isinstance(q, bool) and q > MAX_COPIES:
+                    pos = doc.pos(("items", i, "quantity"))
+                    out.diagnostics.append(error(
+                        "HK108", f"quantity {q:,} is more than the {MAX_COPIES:,} copies of one item hordekit "
+                                 f"counts and prints (at items[{i}].quantity)", display(f), pos.line, pos.col,
+                        "no game has that many of one piece: look for a typo"))
+                    kinds.add(kind)
+    return kinds
+
+
 def _check_counts(game: Game, out: LoadedGame, manifest_name: str, skip: set[str]) -> None:
     counts = out.counts(physical_only=False)
     for name, kind in game.kinds.items():
@@ -205,12 +234,28 @@ def effects_in(data: Any, path: tuple[Any, ...] = (), known: frozenset[str] = fr
 
 
 def load_text_templates(game: Game) -> dict[str, str] | None:
-    """The game's effect text templates (templates/<game>/text.yaml), or None when it has none."""
+    """The game's effect text templates (templates/<game>/text.yaml), or None when it has none
+    or it cannot be read (see ``read_text_templates``)."""
+    return read_text_templates(game)[0]
+
+
+def read_text_templates(game: Game) -> tuple[dict[str, str] | None, list[Diagnostic]]:
+    """The game's effect text templates and the problems reading them.
+
+    A text.yaml that cannot be read (not UTF-8, no permission, empty, not a mapping) is one error
+    at the file, and None: its effects are then not reported one by one as having no sentence.
+    """
     path = game.templates_dir / "text.yaml"
-    if not path.is_file():
-        return None
-    doc, _ = read_yaml(path)
-    return {str(k): v for k, v in doc.data.items()} if isinstance(doc.data, dict) else {}
+    if not (path.exists() or path.is_symlink()):
+        return None, []
+    doc, diags = read_yaml(path)
+    if diags:
+        return None, diags
+    if not isinstance(doc.data, dict):
+        return None, [error("HK403", f"text.yaml must map each effect kind to its sentence, not hold "
+                                     f"{'a list' if isinstance(doc.data, list) else 'a single value'}",
+                            display(path), 1, 1, "write lines such as  draw: \"Draw {{ amount }} cards.\"")]
+    return {str(k): v for k, v in doc.data.items()}, []
 
 
 def rules_spec(game: Game) -> Any | None:
@@ -250,7 +295,8 @@ def _report_missing_text_file(game: Game, docs: dict[str, list[tuple[Path, Loade
 
 def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
     """Every effect in content must be printable (a text template) and playable (a handler)."""
-    templates = load_text_templates(game)
+    templates, text_problems = read_text_templates(game)
+    out.diagnostics += text_problems
     spec = rules_spec(game)
     implemented = None if spec is None else frozenset(spec.effect_kinds)
     from toolkit.contract import check_declaration, schema_effect_kinds
@@ -265,7 +311,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
             "HK301", f"rules module {game.rules} is not available: effects are not checked against it",
             manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
     printed = (game.templates_dir / "layouts.yaml").is_file()
-    if templates is None and printed:
+    if templates is None and printed and not text_problems:
         _report_missing_text_file(game, docs, out, known)
     for files in docs.values():
         for f, doc in files:

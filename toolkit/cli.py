@@ -213,7 +213,7 @@ def _copy_builtin_schemas(output: Path) -> None:
     from toolkit.paths import data_dir, display
 
     from toolkit.atomic import atomic_path
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
 
     source = data_dir("schemas")
     if output.exists() and not output.is_dir():
@@ -221,7 +221,7 @@ def _copy_builtin_schemas(output: Path) -> None:
     written = 0
     same = output.resolve() == source.resolve()
     if not same:
-        check_output_dir(output)
+        check_output_dir(output, "--out-dir")
     for path in sorted(source.rglob("*.schema.json")):
         target = output / path.relative_to(source)
         if not same:
@@ -266,12 +266,13 @@ def build(
     from toolkit.games import read_manifest
     from toolkit.play_cli import parse_players
 
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
 
-    out_dir = renamed_out_dir(old_output, out_dir) or Path("out")
+    given = renamed_out_dir(old_output, out_dir)
+    out_dir = given or Path("out")
     if players is not None:
         parse_players(players, 1, 12)  # the syntax, before any work
-    check_output_dir(out_dir, "--out-dir")  # before any game is played
+    check_output_dir(out_dir, "--out-dir" if given else default_label(out_dir, "-d"))  # before any game is played
     game_dirs, _ = _game_dirs(paths, shipped)
     counts: dict[Path, tuple[int, ...] | None] = {}
     for gdir in game_dirs:
@@ -359,6 +360,9 @@ def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions
     result = run_smoke(loaded, spec, games=opts.games, players=counts, seed=opts.seed, bots=[bot],
                        workers=opts.workers or default_workers(), check="sample", out_dir=out_dir,
                        progress=verbosity() >= 0)
+    if result["interrupted"]:  # Ctrl-C: the build stops here (exit 130), no later stage runs
+        report("smoke", "failed", f"interrupted after {result['games_finished']}/{opts.games} games")
+        raise KeyboardInterrupt
     failed = bool(result["errors"])
     report("smoke", "failed" if failed else "ok",
            f"{result['games_finished']}/{opts.games} games finished, {result['games_failed']} failed, "
@@ -433,10 +437,34 @@ def _only_the_command_named(argv: list[str]) -> None:
         app.registered_groups[:] = groups
 
 
+#: The options of hordekit itself, written before the command (`hordekit -q smoke`).
+GLOBAL_OPTIONS = ("-q", "--quiet", "-v", "--verbose", "--version")
+
+
+def _misplaced_global_option(argv: list[str]) -> str | None:
+    """The message for a global option written after the command (`hordekit smoke -q`), which no
+    command takes: Click would only say 'No such option: -q'."""
+    command = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    if command is None:
+        return None
+    for arg in argv[command + 1:]:
+        if arg == "--":
+            break
+        if arg in GLOBAL_OPTIONS:
+            name = argv[command]
+            example = "hordekit --version" if arg == "--version" else f"hordekit {arg} {name} ..."
+            return f"{arg} is an option of hordekit itself, not of '{name}': put it before the command, as in: {example}"
+    return None
+
+
 def main() -> None:
     """Entry point: never show a traceback for a broken pipe or Ctrl-C."""
     pause_collector()  # building the command line makes many objects and no garbage cycles
     try:
+        misplaced = _misplaced_global_option(sys.argv[1:])
+        if misplaced:
+            typer.echo(f"error: {misplaced}", err=True)
+            sys.exit(2)
         _only_the_command_named(sys.argv[1:])
         app()
     except KeyboardInterrupt:

@@ -18,13 +18,23 @@ export_app = typer.Typer(help="Export pieces as images or files for print shops 
                          no_args_is_help=True)
 
 
-def _export(game: str | None, output: Optional[Path], default: str, what: str, run: Callable[[Any, Path], Any]) -> None:
-    """Load the game, run one export into ``output`` (or out/<game>/<default>) and report it."""
+def _export(game: str | None, output: Optional[Path], default: str, what: str, run: Callable[[Any, Path], Any],
+            option: str = "--out-dir") -> None:
+    """Load the game, run one export into ``output`` (or out/<game>/<default>) and report it.
+
+    ``option`` is the option naming the output: --out-dir (a folder) or --output (a file); either
+    is checked before any work, like every command's outputs."""
     from toolkit.diagnostics import format_text, summary
+    from toolkit.outpaths import check_output_dir, check_output_file, default_label
     from toolkit.paths import display
 
+    check = check_output_file if option == "--output" else check_output_dir
+    if output is not None:
+        check(output, option)
     loaded = _load(game)
     target = output or Path("out") / loaded.game.id / default
+    if output is None:
+        check(target, default_label(target, "-o" if option == "--output" else "-d"))
     result = run(loaded, target)
     diags = result.diagnostics
     if diags:
@@ -72,7 +82,7 @@ def pieces(
     from toolkit.export import pieces_pdf
 
     _export(game, output, "pieces.pdf", "file",
-            lambda loaded, target: pieces_pdf(loaded, target, bleed=bleed, cmyk=cmyk))
+            lambda loaded, target: pieces_pdf(loaded, target, bleed=bleed, cmyk=cmyk), option="--output")
 
 
 def register(app: typer.Typer) -> None:

@@ -104,8 +104,12 @@ class LoadedGame:
 
 
 def _quantity(item: dict[str, Any]) -> int:
-    """An item's copies; a quantity that is not a whole number (already reported) counts as one."""
+    """An item's copies; a quantity that is not a whole number (already reported) counts as one.
+    A whole number written as a decimal (``10.0``, which JSON Schema accepts as an integer) counts
+    as that number, as the rules engines and print-and-play read it."""
     q = item.get("quantity", 1)
+    if type(q) is float and q.is_integer():
+        return int(q)
     return q if type(q) is int else 1
 
 
@@ -210,9 +214,18 @@ def read_yaml(path: Path) -> tuple[LoadedYaml, list[Diagnostic]]:
     doc = load_cached(path, raw)  # a big file that has not changed is read back, not parsed
     diags = [error(p.code, p.message, name, p.pos.line, p.pos.col, p.hint) for p in doc.problems]
     if doc.data is None and not doc.problems:
-        diags.append(error("HK004", "file is empty", name, 1, 1,
-                           "a content file holds 'kind:' and 'items:'; see docs/content-format.md"))
+        diags.append(error("HK004", "file is empty", name, 1, 1, EMPTY_HINTS.get(path.name, EMPTY_HINTS[""])))
     return doc, diags
+
+
+#: What an empty file should hold, by its name (HK004's hint).
+EMPTY_HINTS = {
+    MANIFEST: "a manifest holds 'id:', 'title:', 'players:' and 'components:'; see docs/content-format.md",
+    "layouts.yaml": "print layouts hold 'kinds:' (and 'backs:', 'defaults:'); see docs/pnp.md",
+    "text.yaml": "text templates map each effect kind to its sentence; see docs/pnp.md",
+    "icons.yaml": "icons map each token to its drawing; see docs/pnp.md",
+    "": "a content file holds 'kind:' and 'items:'; see docs/content-format.md",
+}
 
 
 def _outside_message(path: Path, shown: str) -> str:
@@ -235,6 +248,10 @@ def _read_bounded(path: Path) -> bytes:
         return fh.read(MAX_FILE_BYTES + 1)
 
 
+#: How a path problem that is a permission (HK012), not a place (HK017), starts.
+UNREADABLE = "unreadable: "
+
+
 def _game_paths(game_dir: Path, data: dict[str, Any], gid: str) -> tuple[Path, Path, dict[tuple[str, ...], str]]:
     """The schemas and templates folders, and what in the manifest points outside the game."""
     problems: dict[tuple[str, ...], str] = {}
@@ -248,6 +265,12 @@ def _game_paths(game_dir: Path, data: dict[str, Any], gid: str) -> tuple[Path, P
         problems[("templates",)] = f"templates folder {templates} lies outside the game's folder"
     elif not templates and not (inside(templates_dir, data_dir("templates")) or inside(templates_dir, game_dir)):
         templates_dir = data_dir("templates") / "-"  # an id such as '../x' names no built-in folder
+    for key, folder in (("schemas", schemas_dir), ("templates", templates_dir)):
+        if (key,) not in problems and folder.is_dir() and not os.access(folder, os.R_OK | os.X_OK):
+            # Nothing in it can be looked at: say so once, at the manifest, rather than fail later.
+            problems[(key,)] = f"{UNREADABLE}{key} folder {display(folder)} cannot be read (permission denied)"
+            if key == "templates":
+                templates_dir = data_dir("templates") / "-"
     return schemas_dir, templates_dir, problems
 
 

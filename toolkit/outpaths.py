@@ -32,6 +32,12 @@ def _writable_folder(folder: Path, option: str) -> None:
         usage_error(f"{option}: cannot write in {existing}: {exc.strerror or exc}")
 
 
+def default_label(path: Path, option: str) -> str:
+    """How messages name an output the user did not give: the default path, and the option that
+    chooses another (not the option, which the user never typed)."""
+    return f"{path} (the default; choose another with {option})"
+
+
 def check_output_file(path: Path, option: str = "--output") -> Path:
     """``path`` is a file we can write (an existing device or symbolic link is fine)."""
     text = str(path)

@@ -52,13 +52,16 @@ def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
     """'3', '2..5' or '2,4' -> player counts, checked against what the game supports."""
     try:
         if ".." in text:
-            a, b = text.split("..", 1)
-            counts = tuple(range(int(a), int(b) + 1))
+            a, b = (int(x) for x in text.split("..", 1))
+            # the range is checked by its ends, never built first: 2..99999999999 is one error
+            counts = tuple(range(a, b + 1)) if lo <= a <= b <= hi else (a, b)
         else:
             counts = tuple(int(x) for x in text.split(","))
     except ValueError:
         usage_error(f"--players takes N, A..B or A,B,C (got '{text}')")
     bad = [n for n in counts if not lo <= n <= hi]
+    if ".." in text and counts[0] > counts[-1]:
+        bad.append(counts[0])
     if not counts or bad:
         usage_error(f"this game is for {lo} to {hi} players (got {text})")
     return counts
@@ -276,14 +279,14 @@ def smoke(
 
     Exit code 1 when any game failed (crash, illegal state, broken invariant).
     """
-    from toolkit.smoke.runner import default_bot, default_workers
+    from toolkit.smoke.runner import default_bot, default_workers, known_bots
 
     output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
         usage_error("--backend is 'process' or 'dask'")
     if check and fast:
         usage_error("--check and --fast exclude each other")
-    from toolkit.outpaths import check_output_dir
+    from toolkit.outpaths import check_output_dir, default_label
     from toolkit.smoke.files import read_report
 
     if compare_with is not None:
@@ -292,16 +295,19 @@ def smoke(
         except ValueError as exc:
             usage_error(f"--compare {compare_with}: cannot be read as a smoke report ({exc})")
     if output is not None:
-        check_output_dir(output)
+        check_output_dir(output, "--out-dir")
     loaded, spec = load_playable(game)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
-    names = [n for b in (bot or [default_bot(spec)]) for n in b.split(",") if n]
+    names = [n.strip() for b in (bot or [default_bot(spec)]) for n in b.split(",") if n.strip()]
+    if not names:
+        usage_error(f"--bot names no bot (got {', '.join(map(repr, bot or []))}); this game has: "
+                    f"{', '.join(known_bots(spec))}")
     check_bots(spec, names)
     variants = [v for item in (variant or []) for v in item.split(",") if v]
     if variants:
         check_variants(loaded, spec, counts, variants)
-    out_dir = output or check_output_dir(Path("out") / loaded.game.id)
+    out_dir = output or check_output_dir(Path("out") / loaded.game.id, default_label(Path("out") / loaded.game.id, "-d"))
     report = run_smoke(loaded, spec, games=games, players=counts, seed=seed, bots=names,
                        workers=workers or default_workers(), check="all" if check else "none" if fast else "sample",
                        backend=backend, scheduler=scheduler, out_dir=out_dir, compare_with=compare_with,

@@ -6,6 +6,7 @@ loader are imported inside the commands, so `hordekit --help` stays instant.
 
 from __future__ import annotations
 
+import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -41,7 +42,7 @@ def _load(game: str | None) -> Any:
     return loaded
 
 
-def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
+def _check_ids(loaded: Any, ids: list[str], option: str = "--only") -> set[str]:
     from toolkit.diagnostics import did_you_mean
     from toolkit.pnp.layoutfile import read_layouts
 
@@ -59,6 +60,9 @@ def _check_ids(loaded: Any, ids: list[str]) -> set[str]:
                 hint = did_you_mean(one, sorted(known))
                 usage_error(f"no component with id '{one}' in {loaded.game.id}{'; ' + hint if hint else ''}")
             wanted.add(one)
+    if not wanted:
+        usage_error(f"{option} names no component (got {', '.join(map(repr, ids))}); give ids such as "
+                    f"{', '.join(sorted(loaded.sources)[:2])}")
     return wanted
 
 
@@ -69,6 +73,8 @@ def _offset(text: str | None) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
+        usage_error(f"--back-offset takes two numbers of millimetres, X,Y (e.g. 0.8,-1.2), not '{text}'")
+    if not (math.isfinite(x) and math.isfinite(y)):
         usage_error(f"--back-offset takes two numbers of millimetres, X,Y (e.g. 0.8,-1.2), not '{text}'")
     if abs(x) > 20 or abs(y) > 20:
         usage_error("--back-offset is limited to 20 mm each way")
@@ -104,7 +110,7 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
          format: OutputFormat) -> None:
     from toolkit.diagnostics import FORMATTERS, collapse_repeats, summary
     from toolkit.paths import display
-    from toolkit.outpaths import check_output_file
+    from toolkit.outpaths import check_output_file, default_label
     from toolkit.pnp import build_pdf, default_output
 
     if output is not None:
@@ -115,6 +121,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
         from toolkit.pnp.calibration import write_calibration
 
         target = output or default_output(loaded.game.id).with_name("calibration.pdf")
+        if output is None:
+            check_output_file(target, default_label(target, "-o"))
         write_calibration(target, paper=paper.value, backs=backs.value, title=loaded.game.title)
         say(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
         return
@@ -131,7 +139,7 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
             typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
             raise typer.Exit(0)
         typer.echo(f"{len(wanted)} component(s) changed since {changed_since}: {', '.join(sorted(wanted))}", err=True)
-    target = output or check_output_file(default_output(loaded.game.id))
+    target = output or check_output_file(default_output(loaded.game.id), default_label(default_output(loaded.game.id), "-o"))
     total = sum(loaded.counts().values())
     show = sys.stderr.isatty()
     if show:
@@ -173,7 +181,7 @@ def preview(
         usage_error(f"{output}: preview writes a PNG image; name the file with .png")
     check_output_file(output)  # before any work
     loaded = _load(game)
-    _check_ids(loaded, [component])
+    _check_ids(loaded, [component], "ID")
     result = render_preview(loaded, component, output, dpi=dpi, back=back, bleed=bleed, safe=safe)
     if result.diagnostics:
         typer.echo(format_text(result.diagnostics))

@@ -286,8 +286,12 @@ class SchemaChecker:
             return []
         # A misspelled key also makes the real one "missing": report the spelling only.
         suggested = {(d.file, d.hint) for d in out if d.code == "HK104"}
+        # A value of the wrong type (HK102: .inf where a whole number belongs) is not also "out of
+        # range" or "not one of" at the same place: one mistake, one error.
+        mistyped = {(d.file, d.line, d.col) for d in out if d.code == "HK102"}
         return [d for d in out if not (
-            d.code == "HK103" and (d.file, f"did you mean `{d.message.split(chr(39))[1]}`?") in suggested)]
+            d.code == "HK103" and (d.file, f"did you mean `{d.message.split(chr(39))[1]}`?") in suggested) and not (
+            d.code in ("HK105", "HK107", "HK108") and (d.file, d.line, d.col) in mistyped)]
 
     def _detailed(self, doc: LoadedYaml, file: str) -> list[Diagnostic]:
         """jsonschema's located errors, walking only the items the fast validator rejected.

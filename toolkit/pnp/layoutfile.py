@@ -447,11 +447,13 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     from toolkit.games import read_yaml
 
     path = templates_dir / "text.yaml"
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
         return {}, []
     doc, diags = read_yaml(path)
-    if diags or not isinstance(doc.data, dict):
+    if diags:
         return {}, diags
+    if not isinstance(doc.data, dict):
+        return {}, [error("HK403", "text.yaml must map each effect kind to its sentence", display(path), 1, 1)]
     name = display(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     out = {}

@@ -302,7 +302,11 @@ class Templates:
             return source
         plain = _PLAIN_NAME.match(source)
         if plain and type(context.get(plain.group(1))) in (str, int):
-            return str(context[plain.group(1)])  # '{{ name }}': what Jinja would print, without Jinja
+            out = str(context[plain.group(1)])  # '{{ name }}': what Jinja would print, without Jinja
+            if len(out) > MAX_OUTPUT:  # the same limit as a rendered template's (a 6 MB name took minutes)
+                raise TemplateProblem(f"template produced {len(out)} characters (more than {MAX_OUTPUT})",
+                                      where.file, where.line, where.col)
+            return out
         tpl = self.compile(source, where)
         key = self._cache_key(source, where, context)
         if key is not None and key in self._rendered:

@@ -198,6 +198,9 @@ def run(plan: RunPlan, data: dict[str, list[dict[str, Any]]], workers: int, back
     interrupted = False
     done = progress or (lambda n: None)
     notes: list[str] = []
+    workers, note = usable_workers(workers, plan.games)
+    if note:
+        notes.append(note)
     try:
         for part, rss in _execute(plan, data, workers, backend, scheduler, notes):
             tally.merge(part)
@@ -295,6 +298,24 @@ def default_bot(spec: Any) -> str:
     """The bot smoke runs seat by default: the game's heuristic bot when it has one."""
     names = known_bots(spec)
     return "heuristic" if "heuristic" in names else "random" if "random" in names else names[0]
+
+
+def usable_workers(asked: int, games: int) -> tuple[int, str | None]:
+    """The worker processes a run starts: never more than it has games, nor more than
+    ``WORKERS_PER_CORE`` per core (a mistyped ``--workers 100000`` would otherwise fork that many
+    processes and bring the machine down, even for two games); a note when the second limit
+    lowered the number asked for."""
+    cap = WORKERS_PER_CORE * default_workers()
+    used = max(1, min(asked, cap, games))
+    note = None
+    if asked > cap:
+        note = (f"note: --workers {asked} is more than {WORKERS_PER_CORE} per core on this machine's "
+                f"{default_workers()}: playing with {used}")
+    return used, note
+
+
+#: More worker processes than this per core only share the same cores, at the cost of memory.
+WORKERS_PER_CORE = 4
 
 
 def default_workers() -> int:
