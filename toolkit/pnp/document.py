@@ -368,7 +368,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                         else f"back of page {page.front_no}: left blank")
             else:
                 what = page.label
-            draw_furniture(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}")
+            draw_furniture(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}",
+                           at_top=page.back_of is not None and backs == "duplex-short")
             c.showPage()
             if progress:
                 progress(0)

@@ -18,17 +18,24 @@ RULER_MM = 50
 SCALE_NOTE = "print at 100% / actual size (no 'fit to page'): the ruler must measure 50 mm"
 
 
-def draw_furniture(c: Any, paper: tuple[float, float], footer: str) -> None:
-    """The footer line, the scale note and a 50 mm ruler with millimetre ticks."""
+def draw_furniture(c: Any, paper: tuple[float, float], footer: str, at_top: bool = False) -> None:
+    """The footer line, the scale note and a 50 mm ruler with millimetre ticks.
+
+    ``at_top`` puts the same band along the top edge instead: the back of a sheet turned over its
+    short edge has its pieces mirrored top to bottom, so the strip its front keeps free for the
+    footer is at the top of the back (behind the front's footer) and the bottom is full of pieces.
+    """
     from toolkit.pnp.fonts import FONTS
 
-    W, _ = paper
+    W, H = paper
     base = SAFE_MARGIN + 0.5
+    if at_top:
+        base = H - SAFE_MARGIN - FOOTER_BAND + 0.5
     c.saveState()
     c.setFillColorRGB(0.35, 0.35, 0.35)
     c.setFont(FONTS["regular"], 5.5)
     c.drawCentredString(mm(W / 2), mm(base), footer)
-    _RULER.draw(c, None, lambda: _ruler(c, base + 2.4))  # the same on every sheet
+    _RULER.draw(c, base, lambda: _ruler(c, base + 2.4))  # the same on every sheet (at its edge)
     c.restoreState()
 
 

@@ -1,0 +1,89 @@
+"""The furniture of every sheet (footer line, 100% note, ruler) stays clear of pieces and crop marks.
+
+Read back from real PDFs with pypdfium2: the boxes of the footer's characters against the
+bounds of every piece (a form) and every crop mark (a path) placed on the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import run_cli
+
+pdfium = pytest.importorskip("pypdfium2")
+raw = pytest.importorskip("pypdfium2.raw")
+
+MM = 72 / 25.4
+HH = "hordes-and-heroes"
+
+
+def _pnp(tmp_path: Path, name: str, *args: str) -> Path:
+    pdf = tmp_path / name
+    proc = run_cli("pnp", *args, "-o", str(pdf))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return pdf
+
+
+def _found(textpage: Any, needle: str) -> list[tuple[float, float, float, float]]:
+    """The boxes (mm) of every character of every occurrence of ``needle`` on the page."""
+    boxes = []
+    search = textpage.search(needle)
+    while (hit := search.get_next()) is not None:
+        start, count = hit
+        for i in range(start, start + count):
+            left, bottom, right, top = textpage.get_charbox(i)
+            if right > left:
+                boxes.append((left / MM, bottom / MM, right / MM, top / MM))
+    return boxes
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def furniture_clashes(pdf: Path) -> list[str]:
+    """Pages where a piece or a crop mark touches a character of the footer or the 100% note."""
+    doc = pdfium.PdfDocument(str(pdf))
+    clashes = []
+    for n in range(len(doc)):
+        page = doc[n]
+        tp = page.get_textpage()
+        text = _found(tp, "ruler must measure 50 mm") + _found(tp, f"page {n + 1} of {len(doc)}")
+        assert len(text) >= 25, f"page {n + 1}: footer not found"
+        width, height = (v / MM for v in page.get_size())
+        for obj in page.get_objects(max_depth=1):
+            if obj.type not in (raw.FPDF_PAGEOBJ_FORM, raw.FPDF_PAGEOBJ_PATH):
+                continue
+            left, bottom, right, top = (v / MM for v in obj.get_bounds())
+            if left < 0 or bottom < 0 or right > width or top > height:
+                continue  # a board shown through a clipped window (the board tests check those)
+            what = "piece" if obj.type == raw.FPDF_PAGEOBJ_FORM else "line"
+            if any(_overlaps((left, bottom, right, top), box) for box in text):
+                clashes.append(f"page {n + 1}: {what} at ({left:.1f}, {bottom:.1f})-({right:.1f}, {top:.1f}) mm")
+    return clashes
+
+
+@pytest.mark.parametrize("backs", ["duplex-long", "duplex-short", "separate"])
+def test_footer_stays_clear_of_pieces_and_crop_marks_front_and_back(tmp_path: Path, backs: str) -> None:
+    # Squires fill the top rows of their sheet; on a back turned over the short edge they land at
+    # the bottom, where the front keeps its footer band.
+    pdf = _pnp(tmp_path, f"squires-{backs}.pdf", HH, "--only", "squire", "--backs", backs)
+    assert furniture_clashes(pdf) == []
+
+
+def test_footer_stays_clear_on_full_short_edge_sheets_with_no_bleed(tmp_path: Path) -> None:
+    pdf = _pnp(tmp_path, "dice-battles.pdf", "dice-battles", "--backs", "duplex-short", "--bleed", "0")
+    assert furniture_clashes(pdf) == []
+
+
+def test_short_edge_backs_carry_their_footer_behind_the_fronts_footer(tmp_path: Path) -> None:
+    pdf = _pnp(tmp_path, "squires-short.pdf", HH, "--only", "squire", "--backs", "duplex-short")
+    doc = pdfium.PdfDocument(str(pdf))
+    height = doc[0].get_size()[1] / MM
+    front = _found(doc[0].get_textpage(), "ruler must measure")
+    back = _found(doc[1].get_textpage(), "ruler must measure")
+    assert max(b[3] for b in front) < 15  # along the bottom edge of the front
+    assert min(b[1] for b in back) > height - 15  # along the top of the back: the same paper edge
