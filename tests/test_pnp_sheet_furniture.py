@@ -87,3 +87,40 @@ def test_short_edge_backs_carry_their_footer_behind_the_fronts_footer(tmp_path: 
     back = _found(doc[1].get_textpage(), "ruler must measure")
     assert max(b[3] for b in front) < 15  # along the bottom edge of the front
     assert min(b[1] for b in back) > height - 15  # along the top of the back: the same paper edge
+
+
+def _footer_chars(textpage: Any, needle: str) -> list[tuple[float, tuple[float, float, float, float]]]:
+    """(font size in pt, box in mm) of every character of every occurrence of ``needle``."""
+    chars = []
+    search = textpage.search(needle)
+    while (hit := search.get_next()) is not None:
+        start, count = hit
+        for i in range(start, start + count):
+            left, bottom, right, top = textpage.get_charbox(i)
+            if right > left:
+                chars.append((raw.FPDFText_GetFontSize(textpage.raw, i), (left / MM, bottom / MM, right / MM, top / MM)))
+    return chars
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_footer_and_scale_note_print_at_6_pt_inside_the_safe_margins(tmp_path: Path, paper: str) -> None:
+    # Kingdoms gangs eight kinds of token on one sheet: the longest footers of the shipped games.
+    pdf = _pnp(tmp_path, f"kingdoms-{paper}.pdf", "kingdoms", "--paper", paper)
+    doc = pdfium.PdfDocument(str(pdf))
+    shortened = 0
+    for n in range(len(doc)):
+        page = doc[n]
+        width, height = (v / MM for v in page.get_size())
+        tp = page.get_textpage()
+        text = tp.get_text_range()
+        footer = next(line for line in text.splitlines() if f"page {n + 1} of {len(doc)}" in line)
+        chars = _footer_chars(tp, footer.strip()) + _footer_chars(tp, "ruler must measure 50 mm")
+        assert len(chars) > 40, f"page {n + 1}: {footer!r} not found whole"
+        for size, (left, bottom, right, top) in chars:
+            assert size >= 6.0, f"page {n + 1}: footer at {size:.2f} pt"
+            assert left >= 5 and right <= width - 5 and bottom >= 5 and top <= height - 5, \
+                f"page {n + 1}: footer reaches ({left:.1f}, {bottom:.1f})-({right:.1f}, {top:.1f}) mm"
+        if " more" in footer:
+            shortened += 1
+            assert "(hit-counter, victory-token" in footer, footer  # the first kinds are named
+    assert shortened > 0  # the ganged token sheets' backs name the first kinds and count the rest

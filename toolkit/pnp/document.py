@@ -21,7 +21,7 @@ from toolkit.pnp.board import BoardPlan, board_design, board_safe_zone, choose_p
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
-from toolkit.pnp.furniture import draw_furniture, version_mark
+from toolkit.pnp.furniture import draw_furniture, fit_list, footer_fits, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
 from toolkit.pnp.glyphs import read_icons
@@ -363,12 +363,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                 place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift)
             if crop_marks and page.grid is not None and page.placements:
                 _crop_marks(c, page, backs, shift)
-            if page.back_of is not None:
-                what = (f"back of page {page.front_no} ({page.label})" if page.placements
-                        else f"back of page {page.front_no}: left blank")
-            else:
-                what = page.label
-            draw_furniture(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}",
+            draw_furniture(c, paper_mm, _footer(game.title, page, n, total, fp, paper_mm),
                            at_top=page.back_of is not None and backs == "duplex-short")
             c.showPage()
             if progress:
@@ -387,6 +382,21 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def _footer(title: str, page: Page, n: int, total: int, fp: str, paper: tuple[float, float]) -> str:
+    """The footer line; a sheet of many kinds names as many as fit and counts the rest."""
+    def line(label: str) -> str:
+        if page.back_of is not None:
+            what = (f"back of page {page.front_no} ({label})" if page.placements
+                    else f"back of page {page.front_no}: left blank")
+        else:
+            what = label
+        return f"{title} · {what} · page {n} of {total} · content {fp}"
+
+    if page.board is not None or footer_fits(paper, line(page.label)):
+        return line(page.label)
+    return line(fit_list(page.label.split(", "), lambda label: footer_fits(paper, line(label))))
 
 
 def place_form(c: Any, form: str, slot: Slot, bleed: float, back: bool = False,
