@@ -124,3 +124,59 @@ def test_footer_and_scale_note_print_at_6_pt_inside_the_safe_margins(tmp_path: P
             shortened += 1
             assert "(hit-counter, victory-token" in footer, footer  # the first kinds are named
     assert shortened > 0  # the ganged token sheets' backs name the first kinds and count the rest
+
+
+def _placed(reader: Any, page: Any) -> list[tuple[str, tuple[float, float, float, float], tuple[float, float]]]:
+    """Every form placed on the page: its name, its box on the sheet (mm) and where its own 'up' points."""
+    from pypdf.generic import ContentStream
+
+    xobjects = page["/Resources"].get("/XObject", {})
+    ctm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    stack, placed = [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+        elif op == b"Do":
+            name = str(operands[0]).removeprefix("/FormXob.")
+            x0, y0, x1, y1 = (float(v) for v in xobjects[str(operands[0])].get_object()["/BBox"])
+            pts = [(ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]) for x in (x0, x1) for y in (y0, y1)]
+            box = (min(p[0] for p in pts) / MM, min(p[1] for p in pts) / MM, max(p[0] for p in pts) / MM, max(p[1] for p in pts) / MM)
+            placed.append((name, box, (round(ctm[2]), round(ctm[3]))))  # the image of the form's (0, 1)
+    return placed
+
+
+def _ups_behind_fronts(pdf: Path, backs: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """For every piece: its front's up and its back's up, both as seen looking at the front of the sheet."""
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(str(pdf))
+    width, height = (float(v) / MM for v in reader.pages[0].mediabox[2:])
+    pairs = []
+    for i in range(0, len(reader.pages) - 1, 2):
+        backs_at = {tuple(round(v, 2) for v in box): (name, up) for name, box, up in _placed(reader, reader.pages[i + 1])}
+        for name, (x0, y0, x1, y1), up in _placed(reader, reader.pages[i]):
+            if not name.startswith("face:"):
+                continue
+            seen = (width - x1, y0, width - x0, y1) if backs == "duplex-long" else (x0, height - y1, x1, height - y0)
+            back_name, (bx, by) = backs_at[tuple(round(v, 2) for v in seen)]
+            # the back sheet seen through the paper: a long-edge turn mirrors x, a short-edge turn y
+            through = (-bx, by) if backs == "duplex-long" else (bx, -by)
+            pairs.append((name, up, through))
+    return pairs
+
+
+@pytest.mark.parametrize("game,only", [(HH, "squire,doom-token"), ("kingdoms", "army-token-green,kobold-commander")])
+def test_a_cut_piece_turned_over_sideways_shows_its_back_upright_in_both_duplex_modes(
+        tmp_path: Path, game: str, only: str) -> None:
+    # Hordes & Heroes cards lie turned a quarter on the sheet, its tokens and Kingdoms' counters upright.
+    for backs in ("duplex-long", "duplex-short"):
+        pdf = _pnp(tmp_path, f"{backs}.pdf", game, "--only", only, "--backs", backs)
+        pairs = _ups_behind_fronts(pdf, backs)
+        assert len(pairs) >= 4
+        wrong = [f"{name}: front up {up}, back up {through}" for name, up, through in pairs if up != through]
+        assert wrong == [], backs

@@ -360,7 +360,8 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                 draw_board_page(c, boards_drawn[bname], plan, win)
             shift = back_offset if page.back_of is not None else (0.0, 0.0)
             for pl in page.placements:
-                place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift)
+                place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift,
+                           short_edge=backs == "duplex-short")
             if crop_marks and page.grid is not None and page.placements:
                 _crop_marks(c, page, backs, shift)
             draw_furniture(c, paper_mm, _footer(game.title, page, n, total, fp, paper_mm),
@@ -400,18 +401,26 @@ def _footer(title: str, page: Page, n: int, total: int, fp: str, paper: tuple[fl
 
 
 def place_form(c: Any, form: str, slot: Slot, bleed: float, back: bool = False,
-               shift: tuple[float, float] = (0.0, 0.0)) -> None:
-    """Place a face (drawn once as a form) in its slot; turned pieces turn a quarter, their backs the other way."""
+               shift: tuple[float, float] = (0.0, 0.0), short_edge: bool = False) -> None:
+    """Place a face (drawn once as a form) in its slot, turned so that its back is upright behind it.
+
+    A cut piece turned over sideways (about its own up-down line) shows its back upright, as a
+    bought card does. Turned pieces turn a quarter and, on a sheet turned over its long edge,
+    their backs the other way. A sheet turned over its short edge turns every back on it upside
+    down as well, so those backs are drawn a half turn from the long-edge ones: both duplex
+    modes then make the same piece.
+    """
     c.saveState()
     x, y = slot.x + shift[0], slot.y + shift[1]
-    if not slot.rotated:
-        c.translate(mm(x - bleed), mm(y - bleed))
-    elif not back:
-        c.translate(mm(x + slot.w + bleed), mm(y - bleed))
-        c.rotate(90)
-    else:
-        c.translate(mm(x - bleed), mm(y + slot.h + bleed))
-        c.rotate(-90)
+    turn = 0 if not slot.rotated else (-90 if back else 90)
+    if back and short_edge:
+        turn += 180
+    turn %= 360
+    w, h = slot.w + 2 * bleed, slot.h + 2 * bleed  # the slot with its bleed, as it lies on the sheet
+    corner = {0: (0.0, 0.0), 90: (w, 0.0), 180: (w, h), 270: (0.0, h)}[turn]  # where the form's origin goes
+    c.translate(mm(x - bleed + corner[0]), mm(y - bleed + corner[1]))
+    if turn:
+        c.rotate(turn)
     c.doForm(form)
     c.restoreState()
 
