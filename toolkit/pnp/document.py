@@ -253,11 +253,13 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
                                     keep_clear(board, design.size, default_safe_margin(design.size)))
         if plan.turned:  # fewer sheets to cut and glue when turned a quarter
             notes.append(f"board '{bname}': turned sideways, {len(plan.windows)} sheet(s) instead of {upright}")
-        for win in plan.windows:
-            label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
-            fronts.append(Page(label, board=(bname, plan, win)))
-            if backs in ("duplex-long", "duplex-short"):
-                back_pages[len(fronts) - 1] = Page(board.title, back_of=len(fronts) - 1)
+        for copy in range(1, board.quantity + 1):
+            title = board.title if board.quantity == 1 else f"{board.title}, copy {copy} of {board.quantity}"
+            for win in plan.windows:
+                label = f"{title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
+                fronts.append(Page(label, board=(bname, plan, win)))
+                if backs in ("duplex-long", "duplex-short"):
+                    back_pages[len(fronts) - 1] = Page(title, back_of=len(fronts) - 1)
     pages: list[Page] = []
     if backs in ("duplex-long", "duplex-short"):
         for i, p in enumerate(fronts):
