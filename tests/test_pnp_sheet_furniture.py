@@ -180,3 +180,16 @@ def test_a_cut_piece_turned_over_sideways_shows_its_back_upright_in_both_duplex_
         assert len(pairs) >= 4
         wrong = [f"{name}: front up {up}, back up {through}" for name, up, through in pairs if up != through]
         assert wrong == [], backs
+
+
+@pytest.mark.parametrize("backs,offset", [("duplex-long", "0,-4"), ("duplex-short", "3,4")])
+def test_a_back_offset_moves_the_backs_footer_with_its_pieces(tmp_path: Path, backs: str, offset: str) -> None:
+    # a printer that needs the backs moved 4 mm towards the footer band: the band moves with them
+    plain = _pnp(tmp_path, "plain.pdf", HH, "--only", "squire", "--backs", backs)
+    shifted = _pnp(tmp_path, "shifted.pdf", HH, "--only", "squire", "--backs", backs, "--back-offset", offset)
+    assert furniture_clashes(shifted) == []
+    dx, dy = (float(v) for v in offset.split(","))
+    before, after = pdfium.PdfDocument(str(plain)), pdfium.PdfDocument(str(shifted))
+    for n, (move_x, move_y) in enumerate([(0.0, 0.0), (dx, dy)]):  # the front stays, the back moves
+        (b, *_), (a, *_) = _found(before[n].get_textpage(), "ruler must"), _found(after[n].get_textpage(), "ruler must")
+        assert (a[0] - b[0], a[1] - b[1]) == (pytest.approx(move_x, abs=0.01), pytest.approx(move_y, abs=0.01)), n

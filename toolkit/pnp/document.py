@@ -367,7 +367,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             if crop_marks and page.grid is not None and page.placements:
                 _crop_marks(c, page, backs, shift)
             draw_furniture(c, paper_mm, _footer(game.title, page, n, total, fp, paper_mm),
-                           at_top=page.back_of is not None and backs == "duplex-short")
+                           at_top=page.back_of is not None and backs == "duplex-short", shift=shift)
             c.showPage()
             if progress:
                 progress(0)

@@ -19,12 +19,15 @@ FOOTER_PT = 6.0  # the smallest size that reads on paper, as for text on the pie
 SCALE_NOTE = "print at 100% / actual size (no 'fit to page'): the ruler must measure 50 mm"
 
 
-def draw_furniture(c: Any, paper: tuple[float, float], footer: str, at_top: bool = False) -> None:
+def draw_furniture(c: Any, paper: tuple[float, float], footer: str, at_top: bool = False,
+                   shift: tuple[float, float] = (0.0, 0.0)) -> None:
     """The footer line, the scale note and a 50 mm ruler with millimetre ticks.
 
     ``at_top`` puts the same band along the top edge instead: the back of a sheet turned over its
     short edge has its pieces mirrored top to bottom, so the strip its front keeps free for the
     footer is at the top of the back (behind the front's footer) and the bottom is full of pieces.
+    ``shift`` (mm) moves it with the rest of a back sheet printed with ``--back-offset``, so it
+    keeps its distance from the pieces and lands where the front's footer is.
     """
     from toolkit.pnp.fonts import FONTS
 
@@ -33,6 +36,8 @@ def draw_furniture(c: Any, paper: tuple[float, float], footer: str, at_top: bool
     if at_top:
         base = H - SAFE_MARGIN - FOOTER_BAND + 0.7
     c.saveState()
+    if shift != (0.0, 0.0):
+        c.translate(mm(shift[0]), mm(shift[1]))
     c.setFillColorRGB(0.35, 0.35, 0.35)
     c.setFont(FONTS["regular"], FOOTER_PT)
     c.drawCentredString(mm(W / 2), mm(base), footer)
