@@ -2,6 +2,7 @@
 with power text rendered from the same effects the engine plays."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import pypdf
@@ -23,7 +24,7 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> pypdf.PdfReader:
 
 def test_print_and_play_holds_tiles_cards_army_sheets_and_the_battle_mat(reader: pypdf.PdfReader) -> None:
     text = "\n".join(p.extract_text() for p in reader.pages)
-    for kind in ("· unit ·", "· order-card", "· army ·", "· Battle mat (one player), sheet"):  # cards share sheets with the legend
+    for kind in ("· unit ·", "· order-card", "· army ·", "· Battle mat (one player), copy 1 of 2, sheet"):  # cards share sheets with the legend
         assert kind in text, kind
     # the mat names its battalions and zones from the battle-mat data; die faces are icons
     for words in ("First battalion", "Third battalion", "Units fleeing", "Reinforcements", "Order deck",
@@ -38,6 +39,17 @@ def test_print_and_play_holds_tiles_cards_army_sheets_and_the_battle_mat(reader:
     assert "goblin or serpent-child units in this battalion" in " ".join(text.split())
     # attack dice print in their colour: one die icon per die, named after the colour
     assert "[crushing-die][crushing-die][crushing-die]" in text.replace(" ", "")
+
+
+def test_each_player_gets_a_battle_mat_of_their_own(reader: pypdf.PdfReader) -> None:
+    # the mat is one player's half of the table: a two-player game prints it twice, all its sheets
+    footers = [line for p in reader.pages for line in p.extract_text().splitlines()
+               if "· Battle mat (one player)" in line and ", sheet " in line]
+    sheets = {re.search(r"sheet (\w+) of", f).group(1) for f in footers}
+    assert len(sheets) >= 2  # larger than the paper: printed over several sheets
+    for copy in (1, 2):
+        assert {re.search(r"sheet (\w+) of", f).group(1) for f in footers if f"copy {copy} of 2," in f} == sheets
+    assert len(footers) == 2 * len(sheets)
 
 
 def test_every_order_card_is_printed_once_per_copy(reader: pypdf.PdfReader) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from test_hh_support import CONTENT, ROOT
@@ -76,3 +77,30 @@ def test_changing_a_rule_constant_changes_play() -> None:
 def test_a_steam_cost_prints_as_an_alternative_to_dice(tmp_path: Path) -> None:
     text = _print(tmp_path)
     assert " or 4" in text and "+4" not in text
+
+
+def test_a_hero_cards_footer_line_stays_clear_of_the_cards_frame(tmp_path: Path) -> None:
+    # One piece per page, with its 3 mm bleed: the frame's 0.8 mm line is drawn 3 mm inside the
+    # trim, so its inner edge runs 6.4 mm above the page's bottom edge.
+    pypdfium2 = pytest.importorskip("pypdfium2")
+    pdf = tmp_path / "pieces.pdf"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "export", "pieces", "hordes-and-heroes", "-o", str(pdf)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    mm = 72 / 25.4
+    checked = 0
+    for page in pypdfium2.PdfDocument(str(pdf)):
+        tp = page.get_textpage()
+        hit = tp.search("Hero · activate").get_next()
+        if hit is None:
+            continue
+        start = hit[0]
+        rest = tp.get_text_range(start, min(160, tp.count_chars() - start))
+        end = start + rest.index("\r\nv")  # the footer's lines, up to the version mark below them
+        boxes = [tp.get_charbox(i) for i in range(start, end) if tp.get_charbox(i)[2] > tp.get_charbox(i)[0]]
+        line = tp.get_text_range(start, end - start)
+        bottoms = [b[1] / mm for b in boxes]
+        assert min(bottoms) > 6.4 + 0.3, f"{line!r} reaches {min(bottoms):.2f} mm: onto the frame"
+        assert max(bottoms) - min(bottoms) < 1.5, f"{line!r} wraps onto a second line"
+        checked += 1
+    assert checked >= 20  # every hero, with a steam cost or without

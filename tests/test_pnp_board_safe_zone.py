@@ -106,3 +106,29 @@ def test_the_spaces_a_grid_prints_are_not_judged(game: Path) -> None:
     path.write_text(path.read_text() + "\nboards:\n  grid:\n    grid: square\n    columns: 12\n    rows: 12\n"
                     "    space: 25\n")
     assert _hk415(game) == []
+
+
+def test_a_board_prints_as_many_copies_as_its_quantity(game: Path, tmp_path: Path) -> None:
+    _board(game, "[380, 180]", '{type: text, name: left, x: 10, y: 80, w: 30, h: 10, text: "Left", size: 9}')
+    path = game / "templates" / "layouts.yaml"
+    path.write_text(path.read_text().replace("    title: Mat\n", "    title: Mat\n    quantity: 3\n"))
+    out = tmp_path / "mats.pdf"
+    proc = run_cli("pnp", str(game), "--only", "board", "--backs", "none", "-o", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    footers = [line for page in PdfReader(out).pages for line in page.extract_text().splitlines() if "· Mat, copy" in line]
+    assert [re.search(r"copy (\d) of 3, sheet (\w+)", f).groups() for f in footers] == \
+        [("1", "A1"), ("1", "A2"), ("2", "A1"), ("2", "A2"), ("3", "A1"), ("3", "A2")]
+
+
+@pytest.mark.parametrize("quantity", ["0", "two", "true", "1.5"])
+def test_a_board_quantity_that_is_not_a_count_is_an_error_at_its_line(game: Path, quantity: str) -> None:
+    _board(game, "[380, 180]", '{type: text, name: left, x: 10, y: 80, w: 30, h: 10, text: "Left", size: 9}')
+    path = game / "templates" / "layouts.yaml"
+    text = path.read_text().replace("    title: Mat\n", f"    title: Mat\n    quantity: {quantity}\n")
+    path.write_text(text)
+    line = text.splitlines().index(f"    quantity: {quantity}") + 1
+    proc = run_cli("validate", str(game), "--format", "json")
+    assert proc.returncode == 1, proc.stdout
+    (d,) = [d for d in json.loads(proc.stdout) if "quantity" in d["message"]]
+    assert d["file"].endswith("trail/templates/layouts.yaml") and d["line"] == line, d
+    assert "a board's quantity must be a whole number from 1 to 100" in d["message"]

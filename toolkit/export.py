@@ -107,7 +107,8 @@ def _pieces_pdf_bytes(loaded: LoadedGame, bleed: float, cmyk: bool = False) -> t
         board = prepared.layouts.boards[bname]
         target = Target(f"board '{bname}'", board.where.file, board.where.line)
         page_no = one_page(design, base_context(loaded), target, True)
-        pieces.append(Piece(bname, "board", board.title or bname, 1, design.size, page_no, None, "board", board=True))
+        pieces.append(Piece(bname, "board", board.title or bname, board.quantity, design.size, page_no, None, "board",
+                            board=True))
     for d in prepared.env.icons.hairlines():
         prepared.env.collector.add(d)
     diags = sorted(prepared.env.collector.diagnostics, key=Diagnostic.sort_key)

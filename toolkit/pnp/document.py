@@ -21,7 +21,7 @@ from toolkit.pnp.board import BoardPlan, board_design, board_safe_zone, choose_p
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
-from toolkit.pnp.furniture import draw_furniture, version_mark
+from toolkit.pnp.furniture import draw_furniture, fit_list, footer_fits, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, make_grid
 from toolkit.pnp.glyphs import read_icons
@@ -253,11 +253,13 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
                                     keep_clear(board, design.size, default_safe_margin(design.size)))
         if plan.turned:  # fewer sheets to cut and glue when turned a quarter
             notes.append(f"board '{bname}': turned sideways, {len(plan.windows)} sheet(s) instead of {upright}")
-        for win in plan.windows:
-            label = f"{board.title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
-            fronts.append(Page(label, board=(bname, plan, win)))
-            if backs in ("duplex-long", "duplex-short"):
-                back_pages[len(fronts) - 1] = Page(board.title, back_of=len(fronts) - 1)
+        for copy in range(1, board.quantity + 1):
+            title = board.title if board.quantity == 1 else f"{board.title}, copy {copy} of {board.quantity}"
+            for win in plan.windows:
+                label = f"{title}, sheet {chr(65 + win.row)}{win.col + 1} of {plan.rows} × {plan.columns}"
+                fronts.append(Page(label, board=(bname, plan, win)))
+                if backs in ("duplex-long", "duplex-short"):
+                    back_pages[len(fronts) - 1] = Page(title, back_of=len(fronts) - 1)
     pages: list[Page] = []
     if backs in ("duplex-long", "duplex-short"):
         for i, p in enumerate(fronts):
@@ -360,15 +362,12 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
                 draw_board_page(c, boards_drawn[bname], plan, win)
             shift = back_offset if page.back_of is not None else (0.0, 0.0)
             for pl in page.placements:
-                place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift)
+                place_form(c, pl.form, pl.slot, bleed, back=page.back_of is not None, shift=shift,
+                           short_edge=backs == "duplex-short")
             if crop_marks and page.grid is not None and page.placements:
                 _crop_marks(c, page, backs, shift)
-            if page.back_of is not None:
-                what = (f"back of page {page.front_no} ({page.label})" if page.placements
-                        else f"back of page {page.front_no}: left blank")
-            else:
-                what = page.label
-            draw_furniture(c, paper_mm, f"{game.title} · {what} · page {n} of {total} · content {fp}")
+            draw_furniture(c, paper_mm, _footer(game.title, page, n, total, fp, paper_mm),
+                           at_top=page.back_of is not None and backs == "duplex-short", shift=shift)
             c.showPage()
             if progress:
                 progress(0)
@@ -388,19 +387,42 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
             tmp.unlink()
 
 
+def _footer(title: str, page: Page, n: int, total: int, fp: str, paper: tuple[float, float]) -> str:
+    """The footer line; a sheet of many kinds names as many as fit and counts the rest."""
+    def line(label: str) -> str:
+        if page.back_of is not None:
+            what = (f"back of page {page.front_no} ({label})" if page.placements
+                    else f"back of page {page.front_no}: left blank")
+        else:
+            what = label
+        return f"{title} · {what} · page {n} of {total} · content {fp}"
+
+    if page.board is not None or footer_fits(paper, line(page.label)):
+        return line(page.label)
+    return line(fit_list(page.label.split(", "), lambda label: footer_fits(paper, line(label))))
+
+
 def place_form(c: Any, form: str, slot: Slot, bleed: float, back: bool = False,
-               shift: tuple[float, float] = (0.0, 0.0)) -> None:
-    """Place a face (drawn once as a form) in its slot; turned pieces turn a quarter, their backs the other way."""
+               shift: tuple[float, float] = (0.0, 0.0), short_edge: bool = False) -> None:
+    """Place a face (drawn once as a form) in its slot, turned so that its back is upright behind it.
+
+    A cut piece turned over sideways (about its own up-down line) shows its back upright, as a
+    bought card does. Turned pieces turn a quarter and, on a sheet turned over its long edge,
+    their backs the other way. A sheet turned over its short edge turns every back on it upside
+    down as well, so those backs are drawn a half turn from the long-edge ones: both duplex
+    modes then make the same piece.
+    """
     c.saveState()
     x, y = slot.x + shift[0], slot.y + shift[1]
-    if not slot.rotated:
-        c.translate(mm(x - bleed), mm(y - bleed))
-    elif not back:
-        c.translate(mm(x + slot.w + bleed), mm(y - bleed))
-        c.rotate(90)
-    else:
-        c.translate(mm(x - bleed), mm(y + slot.h + bleed))
-        c.rotate(-90)
+    turn = 0 if not slot.rotated else (-90 if back else 90)
+    if back and short_edge:
+        turn += 180
+    turn %= 360
+    w, h = slot.w + 2 * bleed, slot.h + 2 * bleed  # the slot with its bleed, as it lies on the sheet
+    corner = {0: (0.0, 0.0), 90: (w, 0.0), 180: (w, h), 270: (0.0, h)}[turn]  # where the form's origin goes
+    c.translate(mm(x - bleed + corner[0]), mm(y - bleed + corner[1]))
+    if turn:
+        c.rotate(turn)
     c.doForm(form)
     c.restoreState()
 

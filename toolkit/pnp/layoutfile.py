@@ -77,7 +77,7 @@ class Design:
 ARROW_DIRECTIONS = ("right", "left", "up", "down", "up-right", "up-left", "down-right", "down-left")
 BOARD_KEYS = {"title", "grid", "columns", "rows", "space", "border", "overlap", "labels", "fill", "alt-fill",
               "background", "line", "orientation", "coordinates", "offset", "shape", "radius", "cells",
-              "cell-labels", "size", "boxes"}
+              "cell-labels", "size", "boxes", "quantity"}
 BOARD_CHOICES = {"grid": ("square", "hex", "none"), "labels": ("numbers", "letters"),
                  "orientation": ("pointy", "flat"), "coordinates": ("offset", "axial"), "offset": ("odd", "even"),
                  "shape": ("rectangle", "hexagon")}
@@ -110,6 +110,7 @@ class Board:
     cell_labels: bool = False
     size: tuple[float, float] = (0.0, 0.0)
     boxes: list[Box] = field(default_factory=list)
+    quantity: int = 1  # copies printed: a board each player has in front of them is printed per player
 
 
 @dataclass
@@ -335,6 +336,10 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             box = read_box(p + ("boxes", i), b)
             if box is not None:
                 boxes.append(box)
+        quantity = raw.get("quantity", 1)
+        if isinstance(quantity, bool) or not (isinstance(quantity, int) and 1 <= quantity <= 100):
+            bad(p + ("quantity",), "a board's quantity must be a whole number from 1 to 100 (copies printed)")
+            quantity = 1
         return Board(
             name=bname, columns=raw.get("columns", 10), rows=raw.get("rows", 10),
             space=float(raw.get("space", 25)), border=float(raw.get("border", 8 if grid == "square" else 6)),
@@ -347,7 +352,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             shape=str(raw.get("shape", "rectangle")), radius=radius, cells={str(k): str(v) for k, v in cells.items()},
             cell_labels=bool(raw.get("cell-labels", grid == "hex")),
             size=(float(size[0]), float(size[1])) if isinstance(size, list) and len(size) == 2 else (0.0, 0.0),
-            boxes=boxes)
+            boxes=boxes, quantity=quantity)
 
     _check_defaults(data.get("defaults"), bad)
     for key in data:
