@@ -221,3 +221,24 @@ def test_explore_games_with_wizard_towers_build_some() -> None:
         assert rec.error is None
         built += rec.result.stats["towers_built"]
     assert built > 0
+
+
+def test_in_player_versus_player_the_heuristic_bot_invades_a_space_it_outnumbers() -> None:
+    """With the variant on, moving into a rival's space is a legal move the bot never chose."""
+    def move(variant: bool, armies: int):
+        return situation({"start": "turn", "phase": "move-phase", "current": 0,
+                          "options": {"player-versus-player": variant},
+                          "players": [{"resources": {"food": 1}, "units": {"c3": {"settlement": 1, "army": armies}}},
+                                      {"units": {"c4": {"settlement": 1}, "h8": {"settlement": 1}}}]}, 2)
+    assert bot_pick(move(True, 3)) == "Move 3 from c3 to c4"
+    assert bot_pick(move(True, 1)) == "Done"        # one army against a settlement: no sure win
+    assert "Move 3 from c3 to c4" not in move(False, 3).decision().options
+
+
+def test_explore_games_in_player_versus_player_have_invasions() -> None:
+    invasions = 0
+    for i in range(6):
+        rec = play_game(SPEC, model(), 3 + i % 3, 950 + i, ["explore"], options={"player-versus-player": True})
+        assert rec.error is None and rec.result.end_reason == "rounds"
+        invasions += rec.result.stats["invasions"]
+    assert invasions > 0

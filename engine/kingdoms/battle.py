@@ -372,6 +372,7 @@ class BattleMixin:
         order = tuple(self.raid_rules.get("hit-allocation", ORDER_RAID_DEFAULT))
         a_att, a_def = self.unit_bonus(a, "army", -1, "attack", sp)
         self.stats["battles"] += 1
+        self.stats["invasions"] += 1
         die = self.d10("Roll d10: battle")
         exchanges = 0
         destroyed_def = 0

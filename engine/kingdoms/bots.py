@@ -175,6 +175,12 @@ def _move(st: Any, p: int, moves: list) -> int:
             v = 0.0
             if st.horde[d] >= 0 and can_beat(st, p, sp, n, d):
                 v = 10.0 - st.hits[d] - 0.1 * (st.arm[sp] - n)   # the whole stack if it can
+            elif st.pvp and st.owner[d] not in (-1, p) and st.horde[d] < 0:
+                # player versus player: invade a rival's space the stack clearly outnumbers
+                # (a castle takes two hits, so it counts twice)
+                held = st.arm[d] + st.sett[d] + 2 * st.cast[d] + st.tower[d]
+                if n >= 2 and n > held:
+                    v = 3.0 + 0.1 * (n - held)
         else:
             continue
         if v > bv:

@@ -180,7 +180,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
             "castles_lost", "towers_lost", "battles", "raids", "battles_stalled", "restarts",
             "settlements_built", "castles_built", "towers_built", "armies_trained", "abilities_researched",
-            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated", "trades")}
+            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated", "trades",
+            "invasions")}
         for key in SHORTAGE.values():
             self.stats[key] = 0
         self.dkind = ""
