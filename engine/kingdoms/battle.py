@@ -267,6 +267,8 @@ class BattleMixin:
             give = min(rally, room, self.colour_room(p, "army"))
             if give > 0:
                 self.add_unit(p, sp, "army", give)
+                # a regained army is lost no more: Medicine cannot give it back a second time
+                self.lost_armies[p] = max(0, self.lost_armies[p] - give)
                 for ai in self.abil[p]:
                     if any(e.kind == "recover-army" and e.get("when") == "after-battle-won"
                            for e in self.model.abilities[ai].effects):
