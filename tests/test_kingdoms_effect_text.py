@@ -139,3 +139,11 @@ def test_roll_changing_spells_print_which_dice_they_reach() -> None:
 def test_medicine_prints_where_the_army_comes_back_without_a_castle() -> None:
     (e,) = ABILITIES["medicine"]["effects"]
     assert ":settlement: if you have no :castle:" in printer().effect_text(e)
+
+
+def test_fighting_withdrawal_prints_that_it_never_ends_on_a_horde() -> None:
+    """The engine never offers a withdrawal into a horde's space
+    (`fighting-withdrawal-moves-a-stack-before-the-hordes`); the sheet says so."""
+    (e,) = ABILITIES["fighting-withdrawal"]["effects"]
+    assert printer().effect_text(e) == ("When the Horde segment begins, move one of your :army: stacks into an "
+                                        "adjacent space without a :horde:.")
