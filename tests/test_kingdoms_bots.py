@@ -196,3 +196,49 @@ def test_explore_bot_still_plays_like_the_heuristic_outside_its_curiosity() -> N
     st = neighbours({"resources": {"wood": 6}}, {"resources": {"stone": 5}})
     d = st.decision()
     assert d.options[ExploreBot(0, random.Random(1)).choose(st, d)] == "Offer Player 2 wood for stone"
+
+
+def test_the_heuristic_bot_builds_a_wizard_tower_on_a_quiet_space_when_spells_want_magic() -> None:
+    """A tower costs more stone than a castle and trains no army, so on a level choice the bot
+    never took one (no tower in 150 smoke games with the variant on)."""
+    fortify = {"start": "turn", "phase": "fortify-phase", "current": 0,
+               "options": {"wizard-towers": True}, "hordes": {"j10": "troll-king"}}
+    owner = {"abilities": ["gate"], "resources": {"stone": 5},
+             "units": {"c3": {"settlement": 1, "castle": 1}, "c4": {"settlement": 1}}}
+    st = situation({**fortify, "players": [owner]})
+    assert bot_pick(st) == "Build a wizard tower at c4"
+    no_spells = {**owner, "abilities": []}
+    st = situation({**fortify, "players": [no_spells]})
+    assert bot_pick(st) == "Build a castle at c4"
+    threatened = {**fortify, "players": [owner], "hordes": {"d4": "troll-king"}}
+    assert bot_pick(situation(threatened)) == "Build a castle at c4"
+
+
+def test_explore_games_with_wizard_towers_build_some() -> None:
+    built = 0
+    for i in range(12):
+        rec = play_game(SPEC, model(), 2 + i % 4, 900 + i, ["explore"], options={"wizard-towers": True})
+        assert rec.error is None
+        built += rec.result.stats["towers_built"]
+    assert built > 0
+
+
+def test_in_player_versus_player_the_heuristic_bot_invades_a_space_it_outnumbers() -> None:
+    """With the variant on, moving into a rival's space is a legal move the bot never chose."""
+    def move(variant: bool, armies: int):
+        return situation({"start": "turn", "phase": "move-phase", "current": 0,
+                          "options": {"player-versus-player": variant},
+                          "players": [{"resources": {"food": 1}, "units": {"c3": {"settlement": 1, "army": armies}}},
+                                      {"units": {"c4": {"settlement": 1}, "h8": {"settlement": 1}}}]}, 2)
+    assert bot_pick(move(True, 3)) == "Move 3 from c3 to c4"
+    assert bot_pick(move(True, 1)) == "Done"        # one army against a settlement: no sure win
+    assert "Move 3 from c3 to c4" not in move(False, 3).decision().options
+
+
+def test_explore_games_in_player_versus_player_have_invasions() -> None:
+    invasions = 0
+    for i in range(6):
+        rec = play_game(SPEC, model(), 3 + i % 3, 950 + i, ["explore"], options={"player-versus-player": True})
+        assert rec.error is None and rec.result.end_reason == "rounds"
+        invasions += rec.result.stats["invasions"]
+    assert invasions > 0

@@ -122,3 +122,28 @@ def test_victory_tokens_gained_are_the_printed_number(ability: str) -> None:
     pick = next(i for i, o in enumerate(d.options) if o.startswith(ABILITIES[ability]["name"]))
     st.apply(pick)
     assert st.vt[0] == e["amount"] and _numbers(text) == [e["amount"]]
+
+
+def test_roll_changing_spells_print_which_dice_they_reach() -> None:
+    """Divination and Oracles reach the dice rolled for the caster or against the caster's units,
+    never the board's setup and spawn rolls (`oracles-leave-the-spawn-coordinates-alone`): the
+    sheet must not promise "any one die"."""
+    t = printer()
+    for ability in ("divination", "oracles"):
+        (e,) = ABILITIES[ability]["effects"]
+        text = t.effect_text(e)
+        assert "any one die" not in text
+        assert "for you or against your units" in text and "not a setup or spawn roll" in text, text
+
+
+def test_medicine_prints_where_the_army_comes_back_without_a_castle() -> None:
+    (e,) = ABILITIES["medicine"]["effects"]
+    assert ":settlement: if you have no :castle:" in printer().effect_text(e)
+
+
+def test_fighting_withdrawal_prints_that_it_never_ends_on_a_horde() -> None:
+    """The engine never offers a withdrawal into a horde's space
+    (`fighting-withdrawal-moves-a-stack-before-the-hordes`); the sheet says so."""
+    (e,) = ABILITIES["fighting-withdrawal"]["effects"]
+    assert printer().effect_text(e) == ("When the Horde segment begins, move one of your :army: stacks into an "
+                                        "adjacent space without a :horde:.")

@@ -320,6 +320,14 @@ def test_mythic_saga_gives_five_victory_tokens_once() -> None:
     assert st.decision().player == 0 and "Mythic Saga" not in st.decision().options
 
 
+def test_mythic_saga_researched_scores_at_once_and_is_spent() -> None:
+    st = situation({"phase": "research-phase", "current": 0,
+                    "players": [{"resources": {"wood": 10}, "units": {"c3": {"settlement": 1}}}]})
+    choose(st, "Mythic Saga")
+    assert st.vt[0] == 5
+    assert st.uses_left(0, st.model.abilities[st.model.ability_index["mythic-saga"]]) == 0
+
+
 def test_druids_convert_up_to_three_wood_a_round() -> None:
     st = situation({"phase": "trade-phase", "current": 0,
                     "players": [{"kingdom": "elves", "resources": {"wood": 5}, "units": {"c3": {"settlement": 1}}}]})

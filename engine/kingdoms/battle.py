@@ -267,6 +267,8 @@ class BattleMixin:
             give = min(rally, room, self.colour_room(p, "army"))
             if give > 0:
                 self.add_unit(p, sp, "army", give)
+                # a regained army is lost no more: Medicine cannot give it back a second time
+                self.lost_armies[p] = max(0, self.lost_armies[p] - give)
                 for ai in self.abil[p]:
                     if any(e.kind == "recover-army" and e.get("when") == "after-battle-won"
                            for e in self.model.abilities[ai].effects):
@@ -372,6 +374,7 @@ class BattleMixin:
         order = tuple(self.raid_rules.get("hit-allocation", ORDER_RAID_DEFAULT))
         a_att, a_def = self.unit_bonus(a, "army", -1, "attack", sp)
         self.stats["battles"] += 1
+        self.stats["invasions"] += 1
         die = self.d10("Roll d10: battle")
         exchanges = 0
         destroyed_def = 0

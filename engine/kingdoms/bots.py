@@ -140,8 +140,14 @@ def _build(st: Any, p: int, moves: list) -> int:
             if mv[1] == "settlement":
                 v += 1.0 if st.tile[sp] >= 0 else 0.0
                 v -= 2.0 * sum(1 for j in adj[sp] if st.horde[j] >= 0)
-            elif mv[1] in ("castle", "wizard-tower"):
+            elif mv[1] == "castle":
                 v += 1.0 * sum(1 for j in adj[sp] if st.horde[j] >= 0)
+            elif mv[1] == "wizard-tower":
+                # a tower trains no army and takes one hit, but yields a magic every turn: worth
+                # it on a quiet space once another castle trains the armies and spells want magic
+                quiet = not any(st.horde[j] >= 0 for j in adj[sp])
+                spells = any(st.model.abilities[ai].spell for ai in st.abil[p])
+                v += 0.5 if quiet and spells and st.n_cast[p] > 0 else -1.0
             if v > bv:
                 best, bv = i, v
         elif mv[0] == "ability" and bv <= 0 and sum(st.res[p]) >= 6:
@@ -169,6 +175,12 @@ def _move(st: Any, p: int, moves: list) -> int:
             v = 0.0
             if st.horde[d] >= 0 and can_beat(st, p, sp, n, d):
                 v = 10.0 - st.hits[d] - 0.1 * (st.arm[sp] - n)   # the whole stack if it can
+            elif st.pvp and st.owner[d] not in (-1, p) and st.horde[d] < 0:
+                # player versus player: invade a rival's space the stack clearly outnumbers
+                # (a castle takes two hits, so it counts twice)
+                held = st.arm[d] + st.sett[d] + 2 * st.cast[d] + st.tower[d]
+                if n >= 2 and n > held:
+                    v = 3.0 + 0.1 * (n - held)
         else:
             continue
         if v > bv:

@@ -313,7 +313,7 @@ class RoundMixin:
         lab = self.board.labels
         spaces = [s for s in range(len(self.owner)) if self.owner[s] < 0 and self.horde[s] < 0
                   and not self.inv[s] and not self.no_enter[s] and not self.no_build[s]]
-        k = yield self.ask(p, "restart", "Start over where?", self.space_names(spaces, "Stay out of the game"),
+        k = yield self.ask(p, "restart", "Start over where?", self.space_names(spaces, "Play on without starting over"),
                            spaces + [-1])
         if k >= len(spaces):
             self.out[p] = True

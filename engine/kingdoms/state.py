@@ -180,7 +180,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
             "castles_lost", "towers_lost", "battles", "raids", "battles_stalled", "restarts",
             "settlements_built", "castles_built", "towers_built", "armies_trained", "abilities_researched",
-            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated", "trades")}
+            "abilities_bought", "resources_discarded", "long_range_hits", "horde_regenerated", "trades",
+            "invasions")}
         for key in SHORTAGE.values():
             self.stats[key] = 0
         self.dkind = ""
@@ -351,6 +352,14 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         names = self.model.abilities
         k = yield self.ask(p, "ability", prompt, lambda: [names[i].name for i in left], left)
         self.grant_ability(p, left[k])
+        a = names[left[k]]
+        if a.timing == "one-time" and not self.has_cost(a) and a.effects and all(
+                e.kind == "gain-victory-tokens" and e.get("trigger") == "now" for e in a.effects):
+            # nothing to choose and no reason to wait (Mythic Saga): the tokens come at once, so
+            # an ability researched in the last round still scores
+            for e in a.effects:
+                self.take_victory(p, int(e.get("amount")))
+            self.note_use(p, a)
 
     def ability_options(self, p: int, where: str) -> tuple[list[str], list[tuple]]:
         """Menu entries for the abilities `p` may use in this phase menu right now."""

@@ -348,6 +348,9 @@ class TurnMixin:
             n = self.from_supply("settlement", self.model.colour_supply["settlement"] - self.n_set[p], n)
             self.sett[sp] += n
             self.n_set[p] += n
+            if n and self.out[p]:
+                self.out[p] = False     # a new last settlement may be lost, and started over from, again
+                self.dirty |= PLAYERS
         elif unit == "castle":
             n = self.from_supply("castle", self.castle_free, n)
             self.cast[sp] += n
