@@ -501,3 +501,20 @@ def test_help_stays_fast_without_reportlab() -> None:
     proc = subprocess.run([__import__("sys").executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout.strip() == "False"
+
+
+def test_a_white_round_chit_has_a_line_to_cut_along(tmp_path: Path) -> None:
+    """Kingdoms' food chits are white (the rulebook's colour): on white paper their round cut
+    would be invisible, so a grey line runs on the cut (read back from the rendered piece)."""
+    from PIL import Image
+
+    png = tmp_path / "food.png"
+    proc = run_cli("preview", "kingdoms", "resource-chit-food", "-o", str(png), "--dpi", "254")
+    assert proc.returncode == 0, proc.stderr
+    img = Image.open(png).convert("L")
+    assert img.size == (220, 220)                      # 16 mm and 3 mm of bleed a side, 10 px per mm
+    cx = cy = 110
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):  # the trim circle lies 80 px from the centre
+        ring = [img.getpixel((cx + dx * r, cy + dy * r)) for r in range(77, 84)]
+        assert min(ring) < 200, ring
+    assert img.getpixel((cx + 90, cy)) > 240           # the bleed beyond stays white
