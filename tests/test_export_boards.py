@@ -68,7 +68,11 @@ def test_tts_save_holds_each_board_and_no_image_passes_4096_pixels(tmp_path: Pat
     save = json.loads((tmp_path / f"{GAME}.json").read_text())
     objects = save["ObjectStates"]
     boards = [o for o in objects if o["Name"] == "Custom_Board"]
-    assert sorted(o["Description"] for o in boards) == sorted(f"board '{n}'" for n in _boards(GAME))
+    # one object per printed copy: the battle mat is one player's half of the table, printed twice
+    expected = sorted(f"board '{n}'" for n, b in _boards(GAME).items() for _ in range(b.quantity))
+    assert sorted(o["Description"] for o in boards) == expected and len(expected) > len(_boards(GAME))
+    mats = [o["Transform"] for o in boards]
+    assert len({(t["posZ"], t["rotY"]) for t in mats}) == len(mats), "copies do not lie on each other"
     images = set()
     for o in boards:
         url = o["CustomImage"]["ImageURL"]

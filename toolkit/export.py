@@ -261,11 +261,17 @@ def export_tts(loaded: LoadedGame, out_dir: Path, *, dpi: int = 150) -> ExportRe
             image = _render_page(pdf, p.front_page, _fit_dpi(dpi, p.size))
             path = _save_png(image, out_dir / f"{_safe(game_id)}-board-{_safe(p.item_id)}.png", 72)
             result.files.append(path)
-            objects.append({"Name": "Custom_Board", "Nickname": p.name, "Description": f"board '{p.item_id}'",
-                            "Transform": {**_transform(0.0), "posZ": -12.0, "rotZ": 0.0}, "Locked": True,
-                            "CustomImage": {"ImageURL": path.resolve().as_uri(), "ImageSecondaryURL": "",
-                                            "WidthScale": 0.0},
-                            "GUID": f"{next(guids):06x}"})
+            for copy in range(max(1, p.copies)):
+                # copies face each other across the table, as one player's half of a mat does:
+                # the first on the near side, the second on the far side turned round, and so on
+                side, row = (-1.0 if copy % 2 == 0 else 1.0), copy // 2
+                objects.append({"Name": "Custom_Board", "Nickname": p.name, "Description": f"board '{p.item_id}'",
+                                "Transform": {**_transform(0.0), "posZ": side * (12.0 + 24.0 * row), "rotZ": 0.0,
+                                              "rotY": 180.0 if copy % 2 == 0 else 0.0},
+                                "Locked": True,
+                                "CustomImage": {"ImageURL": path.resolve().as_uri(), "ImageSecondaryURL": "",
+                                                "WidthScale": 0.0},
+                                "GUID": f"{next(guids):06x}"})
     save = {"SaveName": loaded.game.title if loaded.game else game_id, "GameMode": "", "Date": "", "Table": "",
             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
