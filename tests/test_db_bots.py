@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -10,6 +11,7 @@ from engine.core.bench import bench
 from engine.core.driver import derive_seed, play_game, replay
 from engine.dice_battles import SPEC
 from engine.dice_battles.bots import HeuristicBot, evaluate
+from engine.dice_battles.state import REGROUP_SLOT
 from test_db_support import GOLDEN, model, scenario_state, table
 
 
@@ -88,3 +90,46 @@ def test_golden_log_replays_identically(path) -> None:
 def test_bench_reports_actions_per_second() -> None:
     report = bench(SPEC, model(), 2, 3)
     assert report["errors"] == [] and report["actions_per_second"] > 0
+
+
+def _move_kinds(games: int) -> Counter:
+    """What the heuristic did in `games` games, by kind of move the rules allow."""
+    m = model()
+    seen: Counter = Counter()
+    for seed in range(games):
+        rec = play_game(SPEC, m, 2, derive_seed(5, seed), ["heuristic"])
+        st = SPEC.new_state(m, 2, {})
+        for action in rec.actions:
+            kind, reveals = st.dkind, len(st.reveals)
+            if kind == "order":
+                where = "regrouping order" if st.slot == REGROUP_SLOT else st.status(st.seat, st.slot)
+                card = st.moves[action]
+                seen[(where, "none" if card < 0 else "hero card" if m.cards[card].is_hero else "card")] += 1
+            elif kind == "reinforce":
+                move = st.moves[action]
+                if move is None:
+                    seen[("reinforce", "none" if st.decision().n > 1 else "none offered")] += 1
+                else:
+                    seen[("reinforce", "front row" if move[2] < 3 else "second row")] += 1
+            st.apply(action)
+            if len(st.reveals) > reveals:
+                for line in st.log:
+                    for what in ("regrouped from idle", "regrouped from fleeing units", "cannot be activated"):
+                        if what in line:
+                            seen[("step 3", what)] += 1
+    return seen
+
+
+def test_the_heuristic_makes_every_kind_of_move_the_rules_allow() -> None:
+    """Over a run of games the heuristic lays orders on active, idle and defeated battalions (a
+    card, a hero card, or none where an order is optional), uses and skips the regrouping order,
+    regroups from the fleeing zone and from an idle battalion, and sends reinforcements to both
+    rows or none while it could send one."""
+    seen = _move_kinds(120)
+    wanted = [("active", "card"), ("active", "hero card"), ("idle", "hero card"), ("idle", "card"),
+              ("idle", "none"), ("defeated", "card"), ("defeated", "none"), ("regrouping order", "card"),
+              ("regrouping order", "hero card"), ("regrouping order", "none"), ("reinforce", "front row"),
+              ("reinforce", "second row"), ("reinforce", "none"), ("step 3", "regrouped from idle"),
+              ("step 3", "regrouped from fleeing units")]
+    assert [w for w in wanted if not seen[w]] == []
+    assert ("active", "none") not in seen      # an order is mandatory where both heroes stand

@@ -408,6 +408,8 @@ def test_a_scenario_cannot_place_a_tile_where_the_rules_never_put_it(tmp_path: P
      "reinforcements-1: a tile in reinforcements carries no dice"),
     ({"marks": [1, 2]}, "players.0.marks: a mapping of places"),
     ({"discard": 5}, "players.0.discard: a list of ids"),
+    ({"discard": ["goblin-spearmen-order", "goblin-archers-order", "warboss-grukk-order", "troll-tamer-order"]},
+     "players.0.discard: 4 cards, but the order deck is empty; the discard pile becomes the new deck"),
     ({"colour": "red"}, "players.0: unknown keys: colour"),
 ])
 def test_a_scenario_cannot_describe_a_table_no_game_reaches(tmp_path: Path, side, message: str) -> None:

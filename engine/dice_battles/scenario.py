@@ -213,6 +213,10 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
                 else:
                     what[p].append(c)
             st.hand[p].sort()
+        if st.deck_size[p] == 0 and any(st.discard[p]):
+            raise SetupError(f"players.{p}.discard: {sum(st.discard[p])} cards, but the order deck is empty; the "
+                             f"discard pile becomes the new deck as soon as the deck runs out",
+                             ("players", p, "discard"))
         for where, marks in (side.get("marks") or {}).items():
             at = ("players", p, "marks", where)
             uid = _tile_at(st, p, where, at)

@@ -336,15 +336,9 @@ class DBState:
             if len(self.hand[p]) >= hand_size:
                 self.seat += 1
                 continue
-            if self.deck_size[p] == 0:
-                total = sum(self.discard[p])
-                if total == 0:  # deck and discard both empty: the hand stays short
-                    self.seat += 1
-                    continue
-                self.deck[p], self.discard[p] = self.discard[p], [0] * len(m.cards)
-                self.deck_size[p] = total
-                self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
-                self._audit |= _CARDS_OF[p]
+            if self.deck_size[p] == 0 and not self._refill(p):
+                self.seat += 1  # deck and discard both empty: the hand stays short
+                continue
             deck = self.deck[p]
             idx = list(compress(range(len(deck)), deck))  # the cards left, in card order
             # Every draw is a chance decision, even from a deck of one kind of card: a draw made
@@ -361,6 +355,20 @@ class DBState:
         self.deck[p][card] -= 1
         self.deck_size[p] -= 1
         insort(self.hand[p], card)   # the hand stays sorted
+        if self.deck_size[p] == 0:
+            self._refill(p)          # the deck is exhausted: the discard pile becomes the new deck at once
+
+    def _refill(self, p: int) -> bool:
+        """Shuffle seat p's discard pile into a new order deck (a multiset: drawn at random later);
+        False when the discard pile is empty too."""
+        total = sum(self.discard[p])
+        if total == 0:
+            return False
+        self.deck[p], self.discard[p] = self.discard[p], [0] * len(self.model.cards)
+        self.deck_size[p] = total
+        self.stats["reshuffles"] = self.stats.get("reshuffles", 0) + 1
+        self._audit |= _CARDS_OF[p]
+        return True
 
     # --- step 1: orders face down, seat 0 then seat 1, each choice secret
     def status(self, p: int, b: int) -> str:
