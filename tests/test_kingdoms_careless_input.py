@@ -72,7 +72,7 @@ SITUATIONS = [
     ("more-chits-than-the-box", "  players: [{resources: {gold: 100000000000000000000}}]\n",
      "player 1's gold is 100000000000000000000, more than the 40 gold chits in the box", "[{resources: {|gold: 100000"),
     ("more-victory-tokens-than-the-box", "  players: [{victory: 281}]\n",
-     "player 1's victory tokens is 281, more than the 280 victory tokens in the box", "players: [{|victory: 231}"),
+     "player 1's victory tokens is 281, more than the 280 victory tokens in the box", "players: [{|victory: 281}"),
     ("more-hits-than-the-box", "  hordes: {c3: {horde: troll-king, hits: 376}}\n",
      "c3: hits is 376, more than the 375 hit counters in the box", "hordes: {|c3: {horde: "),
     ("a-misspelt-setup-key", "  hordez: {c3: troll-king}\n",
