@@ -177,3 +177,15 @@ def test_the_old_dash_o_for_a_folder_still_works_with_a_warning(tmp_path: Path) 
     assert (tmp_path / "old-place" / "smoke-report.json").is_file()
     both = run_cli("build", "-o", "a", "-d", "b", cwd=tmp_path)
     assert both.returncode == 2 and not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_game_id_beside_a_folder_of_that_name_without_a_game_still_names_the_game(tmp_path: Path) -> None:
+    """`hordekit smoke kingdoms -d kingdoms` leaves a folder called kingdoms behind; `validate
+    kingdoms` run there then means the game, as `pnp kingdoms` does, not that output folder."""
+    (tmp_path / "kingdoms").mkdir()
+    (tmp_path / "kingdoms" / "smoke-report.json").write_text("{}")
+    (tmp_path / "empty").mkdir()
+    proc = run_cli("validate", "kingdoms", cwd=tmp_path)
+    assert proc.returncode == 0 and "content/kingdoms: ok" in proc.stdout, proc.stdout + proc.stderr
+    proc = run_cli("validate", "empty", cwd=tmp_path)
+    assert proc.returncode == 2 and "no game found in empty" in proc.stderr

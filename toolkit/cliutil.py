@@ -106,7 +106,7 @@ def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
         return [data_dir("content")]
     if paths:
         # a name that is no file or folder may be a game id, as every other command takes
-        return [p if p.exists() else game_folder(str(p)) for p in paths]
+        return [_place(p) for p in paths]
     here = Path(".")
     if (here / MANIFEST).is_file():
         return [here]
@@ -115,6 +115,21 @@ def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
         return [content]
     usage_error("no game here: neither ./game.yaml nor a game under ./content. Name a game folder, "
                 "create a game with `hordekit new NAME`, or add --shipped for the games that come with hordekit")
+
+
+def _place(path: Path) -> Path:
+    """What a path argument of `validate`, `games` or `build` names: the file or folder, or, when
+    there is none, the game of that id. A bare name that is a folder holding no game (an output
+    folder called `kingdoms`, say) also names the game of that id, as `pnp kingdoms` takes it."""
+    from toolkit.games import find_game, find_game_dirs
+
+    if not path.exists():
+        return game_folder(str(path))
+    if len(path.parts) == 1 and path.is_dir() and not find_game_dirs([path])[0]:
+        folder, _ = find_game(str(path))
+        if folder is not None:
+            return folder
+    return path
 
 
 def load_checked(game_dir: Path) -> Any:
