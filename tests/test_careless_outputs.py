@@ -4,7 +4,6 @@ names the option to change (or the default it used), never crashing half-way."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,7 @@ import pytest
 from conftest import run_cli
 
 
-@pytest.fixture
-def new_game(tmp_path: Path) -> Path:
-    proc = run_cli("new", str(tmp_path / "cards"))
-    assert proc.returncode == 0, proc.stderr
-    return tmp_path / "cards"
-
-
-def refused(proc: subprocess.CompletedProcess[str]) -> str:
-    """The one-line usage error of a refused output (exit 2, not an internal error)."""
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    (line,) = proc.stderr.strip().splitlines()
-    return line
+from test_careless_options import new_game, refused  # noqa: F401  (the fixture and the check they share)
 
 
 @pytest.mark.parametrize("args, default, option", [

@@ -7,7 +7,7 @@ bounds of every piece (a form) and every crop mark (a path) placed on the page.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -27,17 +27,20 @@ def _pnp(tmp_path: Path, name: str, *args: str) -> Path:
     return pdf
 
 
-def _found(textpage: Any, needle: str) -> list[tuple[float, float, float, float]]:
-    """The boxes (mm) of every character of every occurrence of ``needle`` on the page."""
-    boxes = []
+def _chars(textpage: Any, needle: str) -> Iterator[tuple[int, tuple[float, float, float, float]]]:
+    """(index, box in mm) of every drawn character of every occurrence of ``needle`` on the page."""
     search = textpage.search(needle)
     while (hit := search.get_next()) is not None:
         start, count = hit
         for i in range(start, start + count):
             left, bottom, right, top = textpage.get_charbox(i)
             if right > left:
-                boxes.append((left / MM, bottom / MM, right / MM, top / MM))
-    return boxes
+                yield i, (left / MM, bottom / MM, right / MM, top / MM)
+
+
+def _found(textpage: Any, needle: str) -> list[tuple[float, float, float, float]]:
+    """The boxes (mm) of every character of every occurrence of ``needle`` on the page."""
+    return [box for _, box in _chars(textpage, needle)]
 
 
 def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -91,15 +94,7 @@ def test_short_edge_backs_carry_their_footer_behind_the_fronts_footer(tmp_path: 
 
 def _footer_chars(textpage: Any, needle: str) -> list[tuple[float, tuple[float, float, float, float]]]:
     """(font size in pt, box in mm) of every character of every occurrence of ``needle``."""
-    chars = []
-    search = textpage.search(needle)
-    while (hit := search.get_next()) is not None:
-        start, count = hit
-        for i in range(start, start + count):
-            left, bottom, right, top = textpage.get_charbox(i)
-            if right > left:
-                chars.append((raw.FPDFText_GetFontSize(textpage.raw, i), (left / MM, bottom / MM, right / MM, top / MM)))
-    return chars
+    return [(raw.FPDFText_GetFontSize(textpage.raw, i), box) for i, box in _chars(textpage, needle)]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
