@@ -198,9 +198,10 @@ def run(plan: RunPlan, data: dict[str, list[dict[str, Any]]], workers: int, back
     interrupted = False
     done = progress or (lambda n: None)
     notes: list[str] = []
-    workers, note = usable_workers(workers, plan.games)
-    if note:
-        notes.append(note)
+    if backend != "dask":  # a Dask run's processes are the cluster's, not this machine's
+        workers, note = usable_workers(workers, plan.games)
+        if note:
+            notes.append(note)
     try:
         for part, rss in _execute(plan, data, workers, backend, scheduler, notes):
             tally.merge(part)
