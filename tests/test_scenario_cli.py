@@ -52,3 +52,15 @@ def test_a_setup_or_options_that_is_not_a_mapping_is_a_setup_fault_at_its_key(tm
         assert (f"{game}-options.yaml:4:10: listed: cannot build the starting situation at options: must be a "
                 "mapping" in proc.stdout), proc.stdout
     assert "Error" not in proc.stdout and "Traceback" not in proc.stderr
+
+
+def test_a_scenario_naming_no_game_says_why_on_its_fail_line_alone(tmp_path: Path) -> None:
+    listed = tmp_path / "listed.yaml"
+    listed.write_text("name: listed\ngame: [kingdoms, dice-battles]\nsteps: []\n")
+    away = tmp_path / "away.yaml"
+    away.write_text("name: away\ngame: ../../../etc\nsteps: []\n")
+    proc = run_cli("scenario", str(listed), str(away), str(ROOT / "scenarios" / "kingdoms" / "starting-over.yaml"))
+    assert proc.returncode == 1 and "1 passed, 2 failed" in proc.stdout, proc.stdout + proc.stderr
+    assert "listed.yaml:2:7: game must be a game id or a game folder, not a list" in proc.stdout
+    assert "away.yaml:2:7: no game '../../../etc'" in proc.stdout
+    assert proc.stderr == ""

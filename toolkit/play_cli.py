@@ -443,7 +443,7 @@ def scenario(
     Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
     """
     from engine.core.scenario import run_scenario
-    from toolkit.games import read_yaml
+    from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
     paths: list[Path] = []
@@ -457,6 +457,7 @@ def scenario(
     if not paths:
         usage_error("no scenario files given")
     cache: dict[str, tuple[Any, Any, Any]] = {}
+    reasons: dict[str, str] = {}  # game -> why it cannot be found
     failed = 0
     records: list[dict[str, Any]] = []
     echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
@@ -472,14 +473,23 @@ def scenario(
             continue
         game_id = str(doc.data["game"])
         if game_id not in cache:
-            try:
-                loaded, spec = load_playable(game_id)
-                cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
-            except typer.Exit:  # the reason is printed; the other scenarios still run
+            raw = doc.data["game"]
+            missing = None if isinstance(raw, str) else \
+                f"game must be a game id or a game folder, not {'a list' if isinstance(raw, list) else repr(raw)}"
+            if missing is None:
+                missing = find_game(game_id)[1] or None
+            if missing is not None:  # said on the FAIL line, not on a line of its own after the summary
                 cache[game_id] = None
+                reasons[game_id] = missing
+            else:
+                try:
+                    loaded, spec = load_playable(game_id)
+                    cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
+                except typer.Exit:  # the reason is printed; the other scenarios still run
+                    cache[game_id] = None
         if cache[game_id] is None:
             pos = doc.pos(("game",))
-            message = f"game '{game_id}' cannot be played"
+            message = reasons.get(game_id) or f"game '{game_id}' cannot be played"
             records.append({"file": name, "name": str(doc.data.get("name", path.stem)), "passed": False,
                             "failures": [{"line": pos.line, "col": pos.col, "message": message}]})
             echo(f"FAIL {name}:{pos.line}:{pos.col}: {message}")
