@@ -56,3 +56,18 @@ def test_every_order_card_is_printed_once_per_copy(reader: pypdf.PdfReader) -> N
     text = " ".join(" ".join(p.extract_text() for p in reader.pages if "· order-card" in p.extract_text()).split())
     for card in content()["order-card"]:
         assert text.count(card["name"]) >= card.get("quantity", 1), card["id"]
+
+
+def test_an_order_card_counts_the_units_it_regroups_instead_of_repeating_them(reader: pypdf.PdfReader) -> None:
+    """Spear Rush regroups two Goblin Spearmen: the card says "2 × Goblin Spearmen"."""
+    text = " ".join(" ".join(p.extract_text() for p in reader.pages if "· order-card" in p.extract_text()).split())
+    cards = content()["order-card"]
+    doubled = [c for c in cards if len(c.get("regroups") or []) > len(set(c.get("regroups") or []))]
+    assert doubled, "some order card regroups two of one unit"
+    names = {u["id"]: u["name"] for u in content()["unit"]}
+    for card in doubled:
+        for unit in set(card["regroups"]):
+            n = card["regroups"].count(unit)
+            if n > 1:
+                assert f"{n} × {names[unit]}" in text, card["id"]
+                assert f"{names[unit]}, {names[unit]}" not in text, card["id"]
