@@ -17,7 +17,7 @@ from engine.core.snapshot import copy_data
 
 Rules = Generator[Decision, int, None]
 
-_LIVE = ("actions", "_private", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
+_LIVE = ("actions", "_owners", "_gen", "_current", "_cp", "_keep_cp", "_redacted_for")
 _MARK = object()  # `_keep_cp` value: note where checkpoints are, copy nothing
 
 
@@ -41,15 +41,15 @@ class MaskedLog:
         self._state = state
         self._seat = seat
         self._hidden: set[int] = set()
-        self._known = -1  # how many private choices `_hidden` was worked out from
+        self._known = -1  # how many actions and reveals `_hidden` was worked out from
 
     def _masked(self) -> set[int]:
-        private, reveals = self._state._private, self._state.reveals
-        if self._known != len(private) + len(reveals):
+        owners, reveals = self._state._owners, self._state.reveals
+        if self._known != len(owners) + len(reveals):
             shown = {p for _, positions in reveals for p in positions}
             seat = self._seat
-            self._hidden = {p for p, who, secret in private if who != seat and not (secret and p in shown)}
-            self._known = len(private) + len(reveals)
+            self._hidden = {p for p, (who, secret) in enumerate(owners) if who != seat and not (secret and p in shown)}
+            self._known = len(owners) + len(reveals)
         return self._hidden
 
     def __len__(self) -> int:
@@ -85,7 +85,7 @@ class SequentialState(ABC):
 
     def __init__(self) -> None:
         self.actions: list[int] = []
-        self._private: list[tuple[int, int, bool]] = []  # (log position, seat, revealable) of every action
+        self._owners: list[tuple[int, bool]] = []  # per log position: who chose it (CHANCE too), and whether in secret
         self.moves: Any = ()
         self.dkind = ""
         self.reveals: list[tuple[int, tuple[int, ...]]] = []
@@ -104,7 +104,7 @@ class SequentialState(ABC):
         check_action(current, action)
         # every action is someone's: a seat sees only its own (see MaskedLog); a secret choice
         # shows once revealed, and chance outcomes and other open choices never do
-        self._private.append((len(self.actions), current.player, current.secret))  # type: ignore[union-attr]
+        self._owners.append((current.player, current.secret))  # type: ignore[union-attr]
         self.actions.append(action)
         try:
             self._current = self._gen.send(action)
@@ -209,7 +209,7 @@ class SequentialState(ABC):
         shared = self.SHARED
         twin.__dict__.update({key: (v if key in shared else copy_data(v, memo)) for key, v in data.items()})
         twin.actions = self._log()[:k]
-        twin._private = self._private[:k]  # one entry per action: those before k
+        twin._owners = self._owners[:k]
         twin._cp = None
         twin._keep_cp = False
         twin._redacted_for = None
