@@ -189,3 +189,15 @@ def test_a_game_id_beside_a_folder_of_that_name_without_a_game_still_names_the_g
     assert proc.returncode == 0 and "content/kingdoms: ok" in proc.stdout, proc.stdout + proc.stderr
     proc = run_cli("validate", "empty", cwd=tmp_path)
     assert proc.returncode == 2 and "no game found in empty" in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "pnp"])
+def test_inside_a_content_folder_the_error_names_the_games_below(command: str, mini_game: Path, tmp_path: Path) -> None:
+    content = tmp_path / "elsewhere" / "content"
+    content.mkdir(parents=True)
+    shutil.copytree(mini_game, content / "my-game")
+    proc = run_cli(command, cwd=content)
+    assert proc.returncode == 2
+    assert "no game here" in proc.stderr and "(my-game)" in proc.stderr, proc.stderr
+    named = run_cli("validate", "my-game", cwd=content)
+    assert named.returncode == 0, named.stdout + named.stderr

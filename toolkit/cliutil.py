@@ -71,7 +71,7 @@ def game_folder(name: str | None) -> Path:
         found = only_local_game()
         if found is None:
             usage_error("no game here: neither ./game.yaml nor a game under ./content. Name a game (a game id "
-                        "or folder), or create one with `hordekit new NAME`")
+                        "or folder), or create one with `hordekit new NAME`" + _games_below_hint())
         return found
     folder, problem = find_game(name)
     if folder is None:
@@ -114,7 +114,21 @@ def local_games(paths: list[Path] | None, shipped: bool = False) -> list[Path]:
     if content.is_dir() and any((d / MANIFEST).is_file() for d in content.iterdir()):
         return [content]
     usage_error("no game here: neither ./game.yaml nor a game under ./content. Name a game folder, "
-                "create a game with `hordekit new NAME`, or add --shipped for the games that come with hordekit")
+                "create a game with `hordekit new NAME`, or add --shipped for the games that come with hordekit"
+                + _games_below_hint())
+
+
+def _games_below_hint() -> str:
+    """When the current folder is a content folder (its sub-folders hold games), the hint naming
+    them: a designer who changed into content/ is told which names to give."""
+    try:
+        below = sorted(d.name for d in Path(".").iterdir() if (d / MANIFEST).is_file())
+    except OSError:
+        return ""
+    if not below:
+        return ""
+    shown = ", ".join(below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+    return f". The folders here hold games ({shown}): name one, e.g. `{below[0]}`"
 
 
 def _place(path: Path) -> Path:
