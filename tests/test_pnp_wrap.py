@@ -146,6 +146,8 @@ KEPT = [
     ("One :army: stack you pick may move and fight once more", [":army:", "stack"]),
     ("Your castle costs 1 less :stone:. Then more text follows", ["less", ":stone:."]),
     ("Each turn you may build 1 extra settlement", ["1", "extra"]),
+    ("Put 1 power on this card: +1 strength each, never above 5.", ["above", "5."]),
+    ("Attack a horde next to your army: roll one die, hitting on 7+.", ["on", "7+."]),
     ("Hold the Sword\u00a0of\u00a0Kings high above the crowd", ["Sword", "of", "Kings"]),
     ("Hold the Sword&nbsp;of&nbsp;Kings high above the crowd", ["Sword", "of", "Kings"]),
 ]

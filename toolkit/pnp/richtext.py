@@ -27,10 +27,10 @@ ICON_GAP = 0.06  # space either side of an icon, in ems
 NBSP = "\u00a0"
 BREAKS = re.compile(r"([^\S\u00a0]+)")
 # An amount printed before the token it counts ("3 :gold:", "+1 :strength:", "2x :die-6:",
-# "+1 attack", "2 hexes") or after the icon it counts (":range: 3", ":shield: 1.", ":d10: 4-9",
+# "+1 attack", "2 hexes"; a threshold "7+" too) or after the icon it counts (":range: 3", ":shield: 1.", ":d10: 4-9",
 # ":die-6: x2"): the two never part at a line break.
-AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[x\u00d7]?")
-AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[.,;:!?)]*")
+AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?\+?[x\u00d7]?")
+AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?\+?[.,;:!?)]*")
 _PUNCT = re.compile(r"[.,;:!?)\]\u2019'\"]+")
 
 
@@ -138,7 +138,8 @@ def _bind(words: list[list[Piece]]) -> list[list[Piece]]:
 
     1. An amount belongs to the icon right before it, unless an earlier amount already counts that
        icon (":range: 3", ":d10: 4-9", ":shield: 1."); else to the token right after it: an icon
-       ("3 :gold:", "+1 :strength:") or a word, its unit ("2 hexes", "+1 attack").
+       ("3 :gold:", "+1 :strength:") or a word, its unit ("2 hexes", "+1 attack"). An amount that
+       ends the paragraph stays with the word before it ("never above 5.", "hitting on 7+.").
     2. An icon that counts no amount belongs to its own name next to it ("Ambush :ambush:",
        ":flying: Flying"); else to the word right after it (":army: stacks"); an icon that ends
        its clause (punctuation after it, or the paragraph's end) to the word right before it
@@ -157,6 +158,8 @@ def _bind(words: list[list[Piece]]) -> list[list[Piece]]:
             joins.add(i)
             if words[i + 1][0].icon:
                 counted.add(i + 1)
+        elif i + 1 == n and before is not None and _is_amount(word, AMOUNT_AFTER):
+            joins.add(i - 1)  # the paragraph's last word: never alone on the last line ("above 5.")
     for i, word in enumerate(words):
         if i in counted or not _icon_word(word):
             continue
