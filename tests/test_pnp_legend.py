@@ -259,7 +259,7 @@ def breaks_between_amount_and_icon(lines: list[Any]) -> list[str]:
 
     An amount counts the icon right before it unless an earlier amount counts that icon
     (":d10: 4-9 :range: 2" is a d10 range and a range); else the token right after it: an icon,
-    or a word, its unit ("+1 attack"); at the paragraph's end, the word before it ("above 5.").
+    or a word, its unit ("+1 attack"); when it ends its clause, the word before it ("above 5.").
     """
     words = [(i, *a) for i, line in enumerate(lines) for a in atoms(line)]
     bad = []
@@ -278,8 +278,9 @@ def breaks_between_amount_and_icon(lines: list[Any]) -> list[str]:
                 counted.add(k + 1)
             if nxt[0] != line:
                 bad.append(f"{text!r} | {nxt[1]!r}")
-        elif nxt is None and prev is not None and AMOUNT_AFTER.fullmatch(text) and prev[0] != line:
-            bad.append(f"{prev[1]!r} | {text!r} (alone on the last line)")
+        elif (prev is not None and AMOUNT_AFTER.fullmatch(text) and not AMOUNT_AFTER.fullmatch(prev[1] or "")
+              and (nxt is None or not AMOUNT_BEFORE.fullmatch(text)) and prev[0] != line):
+            bad.append(f"{prev[1]!r} | {text!r} (it ends its clause)")
     return bad
 
 

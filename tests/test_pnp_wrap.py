@@ -148,6 +148,7 @@ KEPT = [
     ("Each turn you may build 1 extra settlement", ["1", "extra"]),
     ("Put 1 power on this card: +1 strength each, never above 5.", ["above", "5."]),
     ("Attack a horde next to your army: roll one die, hitting on 7+.", ["on", "7+."]),
+    ("A unit pushed on from 3: out of the game, and then more words", ["from", "3:"]),
     ("Hold the Sword\u00a0of\u00a0Kings high above the crowd", ["Sword", "of", "Kings"]),
     ("Hold the Sword&nbsp;of&nbsp;Kings high above the crowd", ["Sword", "of", "Kings"]),
 ]

@@ -139,7 +139,8 @@ def _bind(words: list[list[Piece]]) -> list[list[Piece]]:
     1. An amount belongs to the icon right before it, unless an earlier amount already counts that
        icon (":range: 3", ":d10: 4-9", ":shield: 1."); else to the token right after it: an icon
        ("3 :gold:", "+1 :strength:") or a word, its unit ("2 hexes", "+1 attack"). An amount that
-       ends the paragraph stays with the word before it ("never above 5.", "hitting on 7+.").
+       ends its clause (punctuation after it, or the paragraph's end) stays with the word before
+       it, unless that is an amount too ("never above 5.", "hitting on 7+.", "faces 1, 2, 3").
     2. An icon that counts no amount belongs to its own name next to it ("Ambush :ambush:",
        ":flying: Flying"); else to the word right after it (":army: stacks"); an icon that ends
        its clause (punctuation after it, or the paragraph's end) to the word right before it
@@ -158,8 +159,9 @@ def _bind(words: list[list[Piece]]) -> list[list[Piece]]:
             joins.add(i)
             if words[i + 1][0].icon:
                 counted.add(i + 1)
-        elif i + 1 == n and before is not None and _is_amount(word, AMOUNT_AFTER):
-            joins.add(i - 1)  # the paragraph's last word: never alone on the last line ("above 5.")
+        elif (before is not None and _is_amount(word, AMOUNT_AFTER) and not _is_amount(before, AMOUNT_AFTER)
+              and (i + 1 == n or not _is_amount(word, AMOUNT_BEFORE))):
+            joins.add(i - 1)  # it ends its clause: never alone at a line's start ("above 5.", "from 3:")
     for i, word in enumerate(words):
         if i in counted or not _icon_word(word):
             continue
