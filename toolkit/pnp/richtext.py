@@ -299,6 +299,8 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
                 (icons or IconSet()).draw(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
                 set_text_fill(c, ink)
                 continue
+            if not run and p.text == " ":
+                continue  # a joined space after an icon: the next piece is placed past it anyway
             if not run:
                 run_x, run_font = x0 + off, font
                 run.append(p.text)
