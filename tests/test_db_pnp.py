@@ -71,3 +71,19 @@ def test_an_order_card_counts_the_units_it_regroups_instead_of_repeating_them(re
             if n > 1:
                 assert f"{n} × {names[unit]}" in text, card["id"]
                 assert f"{names[unit]}, {names[unit]}" not in text, card["id"]
+
+
+def test_the_mat_says_how_the_fleeing_zone_pushes(reader: pypdf.PdfReader) -> None:
+    """The note under 'Units fleeing' states the rule as the engine plays it (docs/games/dice-battles.md):
+    a fleeing unit enters the first space, only the units in its way move on one space (a gap stops
+    the push), one pushed past the last space leaves the game, and several enter lowest level first."""
+    zone = next(z for mat in content()["battle-mat"] for z in mat["zones"] if z["id"] == "fleeing")
+    text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
+    note = re.search(r"A fleeing unit [^.]*\.[^.]*\.[^.]*\.", text)
+    assert note, "the fleeing zone's note is printed"
+    said = note.group()
+    assert "takes space 1" in said
+    assert "the units in its way move down one space" in said and "gap stops the push" in said
+    assert f"past {zone['spaces']}: out of the game" in said
+    assert "Lowest level enters first" in text
+    assert "the others" not in text  # not every unit in the zone moves: a gap stops the push

@@ -69,7 +69,7 @@ def test_a_plain_line_that_fits_is_what_a_full_layout_finds(game: str) -> None:
     assert answered > 100 and declined > 100  # both ways were tried
 
 
-@pytest.mark.parametrize("text", ["Gain **2**", "Roll :d10:", "two\\nlines", "two\nlines", "   ", ""])
+@pytest.mark.parametrize("text", ["Gain **2**", "Roll :d10:", "two\\nlines", "two\nlines", "   ", "", "Sword\u00a0of", "Sword&nbsp;of"])
 def test_markup_icons_line_breaks_and_blank_text_get_a_full_layout(text: str) -> None:
     from toolkit.pnp.draw import _one_line_size
     from toolkit.pnp.fonts import register_fonts

@@ -234,8 +234,8 @@ def printed_texts(game: str, monkeypatch: pytest.MonkeyPatch) -> set[str]:
 
 
 # "3 :gold:", "+1 :strength:", "2x :die-6:" (nothing after the amount); ":range: 3", ":shield: 1.", ":d10: 4-9"
-AMOUNT_BEFORE = re.compile(r"\(?[+\-−]?\d+(?:[-–]\d+)?[x×]?")
-AMOUNT_AFTER = re.compile(r"[x×]?[+\-−]?\d+(?:[-–]\d+)?[.,;:)]*")
+AMOUNT_BEFORE = re.compile(r"\(?[+\-−]?\d+(?:[-–]\d+)?\+?[x×]?")
+AMOUNT_AFTER = re.compile(r"[x×]?[+\-−]?\d+(?:[-–]\d+)?\+?[.,;:)]*")
 
 
 def atoms(line: Any) -> list[tuple[str | None, bool, bool]]:
@@ -255,21 +255,32 @@ def atoms(line: Any) -> list[tuple[str | None, bool, bool]]:
 
 
 def breaks_between_amount_and_icon(lines: list[Any]) -> list[str]:
-    """Line ends where an amount and the icon it counts were parted.
+    """Line ends where an amount and what it counts were parted.
 
-    An amount counts the icon right after it, or else the icon right before it.
+    An amount counts the icon right before it unless an earlier amount counts that icon
+    (":d10: 4-9 :range: 2" is a d10 range and a range); else the token right after it: an icon,
+    or a word, its unit ("+1 attack"); when it ends its clause, the word before it ("above 5.").
     """
     words = [(i, *a) for i, line in enumerate(lines) for a in atoms(line)]
     bad = []
-    for k in range(len(words) - 1):
-        (la, ta, ia0, ia1), (lb, tb, ib0, ib1) = words[k], words[k + 1]
-        if la == lb:
+    counted: set[int] = set()
+    for k, (line, text, _i0, _i1) in enumerate(words):
+        prev = words[k - 1] if k else None
+        nxt = words[k + 1] if k + 1 < len(words) else None
+        if text is None:
             continue
-        amount_a = ta is not None and AMOUNT_BEFORE.fullmatch(ta)
-        amount_b = tb is not None and AMOUNT_AFTER.fullmatch(tb)
-        then_icon = k + 2 < len(words) and words[k + 2][2]
-        if (amount_a and ib0) or (ia1 and amount_b and not then_icon):
-            bad.append(f"{ta!r} | {tb!r}")
+        if prev is not None and prev[3] and k - 1 not in counted and AMOUNT_AFTER.fullmatch(text):
+            counted.add(k - 1)
+            if prev[0] != line:
+                bad.append(f"{prev[1]!r} | {text!r}")
+        elif nxt is not None and AMOUNT_BEFORE.fullmatch(text) and (nxt[2] or (nxt[1] or "")[:1].isalpha()):
+            if nxt[2]:
+                counted.add(k + 1)
+            if nxt[0] != line:
+                bad.append(f"{text!r} | {nxt[1]!r}")
+        elif (prev is not None and AMOUNT_AFTER.fullmatch(text) and not AMOUNT_AFTER.fullmatch(prev[1] or "")
+              and (nxt is None or not AMOUNT_BEFORE.fullmatch(text)) and prev[0] != line):
+            bad.append(f"{prev[1]!r} | {text!r} (it ends its clause)")
     return bad
 
 
@@ -297,7 +308,8 @@ def test_a_number_never_wraps_away_from_its_icon_in_the_games_printed_text(game:
 
 FORMS = ["Gain 3 :gold: and 10 :gold: more", "+1 :strength: until the end", "+2 :any-die: against monsters",
          "Roll 2x :die-6: twice", "**Blink** :range: 3 then :shield: 1. again", "**Boulder** :d10: 4-9 and on",
-         "armour :shield: x2 each round", "· :strength: 2 · 1 :action: · ×5"]
+         "armour :shield: x2 each round", "· :strength: 2 · 1 :action: · ×5", "**Curse** :d10: 5-9 :range: 2 now",
+         "Every army gets +1 attack and -1 defense", "attacks an enemy exactly 2 hexes away", "Pay 3 :gold: 2 :wood: then"]
 
 
 @pytest.mark.parametrize("text", FORMS)

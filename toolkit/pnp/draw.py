@@ -250,7 +250,9 @@ def _laid_out(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> tupl
     laid = env.layouts.get(key)
     if laid is not None:
         return laid
-    text = " ".join(rendered.replace("\n", "\x00").split()).replace("\x00", "\n").replace(" \n ", "\n")
+    # runs of white space become one space, keeping line breaks and no-break spaces (U+00A0)
+    text = richtext.BREAKS.sub(" ", rendered.replace("\n", "\x00")).strip(" ").replace("\x00", "\n")
+    text = text.replace(" \n ", "\n")
     text = text.replace("\\n", "\n").strip()
     if not text.strip():
         laid = env.layouts[key] = (box, text, "", 0.0, None)
@@ -265,7 +267,7 @@ def _laid_out(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> tupl
     return laid
 
 
-_NOT_PLAIN = ("*", ":", "\n", "\\")  # bold markup, icons, line breaks (also written as \n)
+_NOT_PLAIN = ("*", ":", "\n", "\\", richtext.NBSP, "&nbsp;")  # bold, icons, line breaks (also \n), no-break spaces
 
 
 def _one_line_size(env: DrawEnv, box: Box, rendered: str, w: float, h: float) -> float | None:

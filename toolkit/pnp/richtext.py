@@ -21,10 +21,17 @@ ICON_RE = re.compile(r":([a-z][a-z0-9]*(?:-[a-z0-9]+)*):")
 _SPLIT = re.compile(r"(\*\*|:[a-z][a-z0-9]*(?:-[a-z0-9]+)*:|\n)")
 ICON_EM = 1.05  # an icon's width, in ems
 ICON_GAP = 0.06  # space either side of an icon, in ems
-# An amount printed before the icon it counts ("3 :gold:", "+1 :strength:", "2x :die-6:") or after it
-# (":range: 3", ":shield: 1.", ":d10: 4-9", ":die-6: x2"): the two never part at a line break.
-AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[x\u00d7]?")
-AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?[.,;:!?)]*")
+# Where a line may break: any run of white space but the no-break space U+00A0, as in ReportLab's
+# Paragraph (reportlab.platypus.paragraph.split keeps U+00A0 inside words). Text may also write it
+# as Paragraph markup does, ``&nbsp;``.
+NBSP = "\u00a0"
+BREAKS = re.compile(r"([^\S\u00a0]+)")
+# An amount printed before the token it counts ("3 :gold:", "+1 :strength:", "2x :die-6:",
+# "+1 attack", "2 hexes"; a threshold "7+" too) or after the icon it counts (":range: 3", ":shield: 1.", ":d10: 4-9",
+# ":die-6: x2"): the two never part at a line break.
+AMOUNT_BEFORE = re.compile(r"\(?[+\-\u2212]?\d+(?:[-\u2013]\d+)?\+?[x\u00d7]?")
+AMOUNT_AFTER = re.compile(r"[x\u00d7]?[+\-\u2212]?\d+(?:[-\u2013]\d+)?\+?[.,;:!?)]*")
+_PUNCT = re.compile(r"[.,;:!?)\]\u2019'\"]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +67,9 @@ def icon_names(text: str) -> list[str]:
 def parse(text: str) -> list[list[list[Piece]]]:
     """Paragraphs -> words -> pieces. Spaces separate words; icons glue to adjacent text.
 
-    A word is what a line never breaks inside: an amount and its icon written with a space
-    between them ("3 :gold:", ":range: 2") make one word that keeps the space.
+    A word is what a line never breaks inside: text written with a no-break space (U+00A0 or
+    ``&nbsp;``), and tokens that belong together (``_bind``: an amount and what it counts, an icon
+    and its word), which keep their space as a piece of the word.
     Cached, and only read afterwards: a list box lays each of its rows out at every size it tries.
     """
     paragraphs: list[list[list[Piece]]] = [[]]
@@ -74,7 +82,7 @@ def parse(text: str) -> list[list[list[Piece]]]:
             paragraphs[-1].append(word)
             word = []
 
-    for part in _SPLIT.split(text):
+    for part in _SPLIT.split(text.replace("&nbsp;", NBSP)):
         if not part:
             continue
         if part == "**":
@@ -85,32 +93,88 @@ def parse(text: str) -> list[list[list[Piece]]]:
         elif ICON_RE.fullmatch(part):
             word.append(Piece(part[1:-1], bold, icon=True))
         else:
-            chunks = re.split(r"(\s+)", part)
-            for chunk in chunks:
+            for chunk in BREAKS.split(part):
                 if not chunk:
                     continue
-                if chunk.isspace():
+                if BREAKS.fullmatch(chunk):
                     end_word()
-                else:
-                    word.append(Piece(chunk, bold))
+                    continue
+                for i, bit in enumerate(chunk.split(NBSP)):
+                    if i:
+                        word.append(Piece(" ", bold))  # a no-break space: printed as a space
+                    if bit:
+                        word.append(Piece(bit, bold))
     end_word()
-    return [_bind_amounts(para) for para in paragraphs]
+    return [_bind(para) for para in paragraphs]
+
+
+def _plain(word: list[Piece]) -> str | None:
+    """The text of a word without icons, else None."""
+    return None if any(p.icon for p in word) else "".join(p.text for p in word)
 
 
 def _is_amount(word: list[Piece], pattern: re.Pattern[str]) -> bool:
-    return not any(p.icon for p in word) and pattern.fullmatch("".join(p.text for p in word)) is not None
+    text = _plain(word)
+    return text is not None and pattern.fullmatch(text) is not None
 
 
-def _bind_amounts(words: list[list[Piece]]) -> list[list[Piece]]:
-    """Join each amount to the icon it counts: the icon right after it, else the icon right before it.
+def _icon_word(word: list[Piece]) -> bool:
+    """An icon standing as a word: icons only, perhaps with punctuation after (":stone:.", ":castle::")."""
+    return word[0].icon and all(p.icon or _PUNCT.fullmatch(p.text) for p in word)
 
+
+def _starts_with_letter(word: list[Piece]) -> bool:
+    return not word[0].icon and word[0].text[:1].isalpha()
+
+
+def _names(word: list[Piece], icon: str) -> bool:
+    """The word is the icon's own name ("Ambush" for :ambush:, "Flying" for :flying:)."""
+    text = _plain(word)
+    return text is not None and text.strip(".,;:!?()").lower() == icon.replace("-", " ")
+
+
+def _bind(words: list[list[Piece]]) -> list[list[Piece]]:
+    """Join the tokens of a paragraph that must not part at a line break.
+
+    1. An amount belongs to the icon right before it, unless an earlier amount already counts that
+       icon (":range: 3", ":d10: 4-9", ":shield: 1."); else to the token right after it: an icon
+       ("3 :gold:", "+1 :strength:") or a word, its unit ("2 hexes", "+1 attack"). An amount that
+       ends its clause (punctuation after it, or the paragraph's end) stays with the word before
+       it, unless that is an amount too ("never above 5.", "hitting on 7+.", "faces 1, 2, 3").
+    2. An icon that counts no amount belongs to its own name next to it ("Ambush :ambush:",
+       ":flying: Flying"); else to the word right after it (":army: stacks"); an icon that ends
+       its clause (punctuation after it, or the paragraph's end) to the word right before it
+       ("less :stone:.").
     The joined words keep their space (as a piece) but never part at a line break.
     """
+    n = len(words)
     joins: set[int] = set()  # i in joins: word i and word i + 1 are one
+    counted: set[int] = set()  # icon words an amount belongs to
     for i, word in enumerate(words):
-        if i + 1 < len(words) and words[i + 1][0].icon and _is_amount(word, AMOUNT_BEFORE):
+        before = words[i - 1] if i > 0 else None
+        if before is not None and before[-1].icon and i - 1 not in counted and _is_amount(word, AMOUNT_AFTER):
+            joins.add(i - 1)
+            counted.add(i - 1)
+        elif i + 1 < n and _is_amount(word, AMOUNT_BEFORE) and (words[i + 1][0].icon or _starts_with_letter(words[i + 1])):
             joins.add(i)
-        elif i > 0 and words[i - 1][-1].icon and _is_amount(word, AMOUNT_AFTER):
+            if words[i + 1][0].icon:
+                counted.add(i + 1)
+        elif (before is not None and _is_amount(word, AMOUNT_AFTER) and not _is_amount(before, AMOUNT_AFTER)
+              and (i + 1 == n or not _is_amount(word, AMOUNT_BEFORE))):
+            joins.add(i - 1)  # it ends its clause: never alone at a line's start ("above 5.", "from 3:")
+    for i, word in enumerate(words):
+        if i in counted or not _icon_word(word):
+            continue
+        name = word[0].text
+        before = words[i - 1] if i > 0 else None
+        after = words[i + 1] if i + 1 < n else None
+        if before is not None and _names(before, name):
+            joins.add(i - 1)
+        elif after is not None and _names(after, name):
+            joins.add(i)
+        elif after is not None and word[-1].icon and _starts_with_letter(after):
+            joins.add(i)
+        elif before is not None and (after is None or not word[-1].icon):
             joins.add(i - 1)
     if not joins:
         return words
@@ -235,6 +299,8 @@ def draw(c: Any, fitted: Fitted, base_font: str, x: float, y: float, width: floa
                 (icons or IconSet()).draw(c, p.text, gx, base - 0.17 * s, ICON_EM * s, ink)
                 set_text_fill(c, ink)
                 continue
+            if not run and p.text == " ":
+                continue  # a joined space after an icon: the next piece is placed past it anyway
             if not run:
                 run_x, run_font = x0 + off, font
                 run.append(p.text)
