@@ -4,7 +4,8 @@ The heuristic reads only what its seat sees (the driver hands it a redacted stat
 the mat, both fleeing and reinforcement zones. It plays on each battalion the order it can
 activate with the most expected wounds, guesses the opposing order's class from the tiles that
 could activate it (and plays a defensive power against that class), regroups the fleeing units
-closest to leaving, and sends its best reserve tile to the front.
+closest to leaving (the strongest first when not all fit), and sends its best reserve tile to
+the front.
 """
 from __future__ import annotations
 
@@ -148,6 +149,8 @@ class HeuristicBot:
             return self._order(st)
         if kind == "reinforce":
             return self._reinforce(st)
+        if kind == "regroup":
+            return self._regroup_units(st)
         return self.rng.randrange(decision.n)
 
     # --- orders
@@ -253,6 +256,31 @@ class HeuristicBot:
             if value > best:
                 best, pick = value, i
         return pick
+
+    def _regroup_units(self, st: DBState) -> int:
+        """Which units a regrouping that cannot take them all brings back: the strongest (level,
+        then morale), a fleeing one half as much again when it stands in the last fleeing space
+        (next to leave the battlefield), and more when an active battalion of the seat has an
+        empty space the unit may be sent to next round."""
+        p = self.seat
+        m = st.model
+        source = st.regroup_source(p)
+        last = m.fleeing_spaces - 1 if source is st.fleeing[p] else -1
+        open_spaces = {s for b, bat in enumerate(st.board[p]) if st.status(p, b) == "active"
+                       for s in range(HERO) if bat[s] < 0}
+        scores = []
+        for units in st.moves:
+            value = 0.0
+            for r, pos in zip(units, st.regroup_picks(p, source, units)):
+                u = m.units[r]
+                worth = 1.0 + u.level + 0.3 * u.morale
+                if pos == last:
+                    worth *= 1.5
+                if not open_spaces.isdisjoint(u.positions):
+                    worth += 0.5
+                value += worth
+            scores.append(value)
+        return scores.index(max(scores))   # the first of the best
 
     # --- reinforcements
     def _reinforce(self, st: DBState) -> int:
