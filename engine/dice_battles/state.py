@@ -81,7 +81,6 @@ def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[
     return Decision(player, prompt, n=n, labels=labels, secret=True)
 
 
-
 def regroup_choices(movable: list[int], room: int) -> list[tuple[int, ...]]:
     """The different sets of `room` unit types a regrouping can bring back out of `movable` (in
     printed order), each in printed order; the first is the printed order's first `room`."""
