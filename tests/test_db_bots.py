@@ -82,6 +82,22 @@ def test_heuristic_brings_back_the_strongest_units_when_not_all_fit() -> None:
     assert "Wolf Riders" in _choose(st)
 
 
+def test_heuristic_brings_back_the_poisoned_one_of_two_like_units_from_an_idle_battalion() -> None:
+    """Two Spearmen on an idle battalion, one poisoned, and the Warboss order names one: the
+    heuristic brings back the poisoned one (it comes back clean; left there, its poison would
+    become a wound)."""
+    st = scenario_state(table(
+        p0={"battalions": [{**GOBLINS_B1, "hero": "troll-tamer"},
+                           {"fl": "goblin-spearmen", "rl": "goblin-spearmen", "hero": "warboss-grukk"},
+                           {"fl": "goblin-spearmen", "hero": "shaman-king"}],
+            "marks": {"b2-rl": {"poison": 1}}, "hand": ["warboss-grukk-order"] + HAND_0[:6]},
+        p1={"battalions": [SERPENTS_B1, {}, {"fl": "serpent-spawn", "hero": "venom-lord"}]}))
+    choose(st, "Wolf Charge", "Warboss Bellows", "Troll Smash", "No regrouping order",
+           "Marsh Charge", "No order", "Petrifying Gaze", "No regrouping order")
+    assert st.decision().options == ("Goblin Spearmen (unhurt)", "Goblin Spearmen (poisoned)")
+    assert _choose(st) == "Goblin Spearmen (poisoned)"
+
+
 def test_heuristic_sends_reinforcements_to_an_empty_space() -> None:
     st = scenario_state(table(p0={"battalions": [{"fc": "shield-goblins", "rl": "goblin-archers",
                                                    "hero": "warboss-grukk"},

@@ -340,15 +340,17 @@ def test_cancel_all_regrouping_asks_nothing_and_cancels_when_not_all_fit() -> No
 
 
 def test_a_regrouping_asks_only_when_the_units_that_could_come_back_differ() -> None:
-    """Two Spearmen fleeing under Spear Rush (two Spearmen pictures) with one space: whichever
-    moves, a Spearman comes back, so nobody is asked. Shield Goblins and Spearmen under Shield
-    Wall: the player is asked, and each answer moves its own unit."""
+    """Two Spearmen side by side in the fleeing zone under Spear Rush (two Spearmen pictures) with
+    one space: whichever moves, a Spearman comes back and the zone left is Spearmen then Archers,
+    so nobody is asked. Shield Goblins and Spearmen under Shield Wall: the player is asked, and
+    each answer moves its own unit."""
     st = scenario_state(table(p0={"reinforcements": ["goblin-mob", "goblin-mob"],
-                                  "fleeing": ["goblin-spearmen", "goblin-archers", "goblin-spearmen"]}))
+                                  "fleeing": ["goblin-spearmen", "goblin-spearmen", "goblin-archers"]}))
     choose(st, "Wolf Charge", "Troll Smash", "No order", "Spear Rush",
            "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement")
     assert st.dkind != "regroup" and st.phase != "activate"
-    assert [model().units[st.utype[u]].id for u in st.reinf[0]] == ["goblin-mob", "goblin-mob", "goblin-spearmen"]
+    ids = [model().units[st.utype[u]].id for u in st.reinf[0] + st.fleeing[0]]
+    assert ids == ["goblin-mob", "goblin-mob", "goblin-spearmen", "goblin-spearmen", "goblin-archers"]
     for answer, back, left in (("Shield Goblins", "shield-goblins", ["goblin-archers", "goblin-spearmen"]),
                                ("Goblin Spearmen", "goblin-spearmen", ["shield-goblins", "goblin-archers"])):
         scenario = _shield_wall_regroups_with_one_space_free()
@@ -359,10 +361,20 @@ def test_a_regrouping_asks_only_when_the_units_that_could_come_back_differ() -> 
         assert run_scenario(scenario, content(), SPEC, model()) == []
 
 
-def test_every_regrouping_decision_in_play_offers_different_units() -> None:
+def _what_a_seat_keeps(st, p: int) -> tuple:
+    """What tells two regroupings of seat p apart: its fleeing units in order, the units in its
+    reinforcements, and per battalion its tiles' units and marks (not their spaces)."""
+    utype = st.utype
+    marks = lambda u: (utype[u], st.wounds[u], st.poison[u], st.excess[u])  # noqa: E731
+    return (tuple(utype[u] for u in st.fleeing[p]), sorted(utype[u] for u in st.reinf[p]),
+            [sorted(marks(u) for u in bat if u >= 0) for bat in st.board[p]])
+
+
+def test_every_regrouping_decision_in_play_offers_different_outcomes() -> None:
     """In whole games of random bots (which play many regrouping orders), each regrouping
-    decision has at least two options, no two of them the same, and comes with room for fewer
-    tiles than the card could bring back; the games do reach such decisions."""
+    decision has at least two options with different labels, each moves as many tiles (no more
+    than the free spaces), and taking each leaves its player with something different; the
+    games do reach such decisions."""
     m = model()
     asked = 0
     for i in range(40):
@@ -374,8 +386,13 @@ def test_every_regrouping_decision_in_play_offers_different_units() -> None:
                 asked += 1
                 assert d.n >= 2 and len(set(d.options)) == d.n and not d.secret
                 room = m.reinforcement_spaces - len(st.reinf[d.player])
-                assert all(len(units) == room for units in st.moves)
-                assert len({tuple(sorted(units)) for units in st.moves}) == d.n
+                assert len({len(places) for places in st.moves}) == 1 and 0 < len(st.moves[0]) <= room
+                kept = []
+                for k in range(d.n):
+                    twin = st.clone()
+                    twin.apply(k)
+                    kept.append(repr(_what_a_seat_keeps(twin, d.player)))
+                assert len(set(kept)) == d.n
             st.apply(action)
         assert st.is_over()
     assert asked > 0

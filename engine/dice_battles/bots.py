@@ -258,10 +258,11 @@ class HeuristicBot:
         return pick
 
     def _regroup_units(self, st: DBState) -> int:
-        """Which units a regrouping that cannot take them all brings back: the strongest (level,
-        then morale), a fleeing one half as much again when it stands in the last fleeing space
-        (next to leave the battlefield), and more when an active battalion of the seat has an
-        empty space the unit may be sent to next round."""
+        """Which tiles a regrouping brings back when the player has a choice: the strongest units
+        (level, then morale), a fleeing one half as much again when it stands in the last fleeing
+        space (next to leave the battlefield), a unit that an empty space of an active battalion
+        could take next round a little more, and a tile from a battalion more for each die on it
+        (it comes back without them)."""
         p = self.seat
         m = st.model
         source = st.regroup_source(p)
@@ -269,15 +270,18 @@ class HeuristicBot:
         open_spaces = {s for b, bat in enumerate(st.board[p]) if st.status(p, b) == "active"
                        for s in range(HERO) if bat[s] < 0}
         scores = []
-        for units in st.moves:
+        for places in st.moves:
             value = 0.0
-            for r, pos in zip(units, st.regroup_picks(p, source, units)):
-                u = m.units[r]
+            for pos in places:
+                uid = source[pos]
+                u = m.units[st.utype[uid]]
                 worth = 1.0 + u.level + 0.3 * u.morale
                 if pos == last:
                     worth *= 1.5
                 if not open_spaces.isdisjoint(u.positions):
                     worth += 0.5
+                if last < 0:
+                    worth += 0.4 * (st.wounds[uid] + st.excess[uid]) + 0.6 * st.poison[uid]
                 value += worth
             scores.append(value)
         return scores.index(max(scores))   # the first of the best

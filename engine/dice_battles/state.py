@@ -44,6 +44,7 @@ _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
 _POISONED = COLOURS.index("poisoned")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def check_options(model: Model, options: dict) -> None:
@@ -79,20 +80,6 @@ def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[
     """A choice the other seat must not see until the reveal; its n labels are built only when
     read (bots read `DBState.moves`)."""
     return Decision(player, prompt, n=n, labels=labels, secret=True)
-
-
-def regroup_choices(movable: list[int], room: int) -> list[tuple[int, ...]]:
-    """The different sets of `room` unit types a regrouping can bring back out of `movable` (in
-    printed order), each in printed order; the first is the printed order's first `room`."""
-    seen: set[tuple[int, ...]] = set()
-    out = []
-    for idx in combinations(range(len(movable)), room):
-        pick = tuple(movable[i] for i in idx)
-        key = tuple(sorted(pick))
-        if key not in seen:
-            seen.add(key)
-            out.append(pick)
-    return out
 
 
 def regroup_label(units: tuple[int, ...], names: list[str]) -> str:
@@ -627,8 +614,8 @@ class DBState:
 
     def _regroup(self, p: int, card: Card, source: list[int], where: str) -> bool:
         """Move one tile per regrouped picture from `source` to reinforcements, unless v2.0's
-        token rule or a full zone cancels it. When more tiles could move than the zone has room
-        for and the player could bring back different units, ask which (True: a decision waits)."""
+        token rule or a full zone cancels it. When the player could bring back different units,
+        or leave different ones behind (see `regroup_options`), ask which (True: a decision waits)."""
         self._audit |= _TILES
         m = self.model
         if not self.token_on_board(p, card.unit):
@@ -641,23 +628,20 @@ class DBState:
             self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: reinforcements are full")
             return False
         movable = self._movable(card.regroups, source)
-        if not m.regroup_until_full:
-            if len(movable) > room:
-                self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
-                return False
-        elif len(movable) > room:
-            choices = regroup_choices(movable, room)
-            if len(choices) > 1:
-                names = [u.name for u in m.units]
-                self._regrouping = where
-                self.seat = p
-                self._ask("regroup", Decision(p, f"Player {p + 1}: {card.name} regroups from the {where}, "
-                                                 f"with room for {room} in reinforcements: which units come back",
-                                              n=len(choices), labels=lambda: [regroup_label(ch, names) for ch in choices]),
-                          choices)
-                return True
-            movable = list(choices[0])
-        self._move_regrouped(p, source, where, movable)
+        if not m.regroup_until_full and len(movable) > room:
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
+            return False
+        choices = self.regroup_options(p, card.regroups, source, min(room, len(movable)))
+        if len(choices) > 1:
+            self._regrouping = where
+            self.seat = p
+            self._ask("regroup", Decision(p, f"Player {p + 1}: {card.name} regroups from the {where}, "
+                                             f"with room for {room} in reinforcements: which units come back",
+                                          n=len(choices), labels=lambda: self._regroup_labels(p, source, choices)),
+                      choices)
+            return True
+        if choices:
+            self._move_regrouped(p, source, where, choices[0])
         return False
 
     def _movable(self, wanted: tuple[int, ...], source: list[int]) -> list[int]:
@@ -671,27 +655,70 @@ class DBState:
                 out.append(r)
         return out
 
-    def regroup_picks(self, p: int, source: list[int], units: Any) -> list[int]:
-        """The places in `source` of the tiles a regrouping of `units` (unit types) takes, one
-        per entry: in the fleeing zone the one closest to leaving, in a battalion the first in
-        space order (front row first)."""
+    def regroup_options(self, p: int, wanted: tuple[int, ...], source: list[int], k: int) -> list[tuple[int, ...]]:
+        """The different ways to regroup k tiles of `source` answering the pictures `wanted`, as
+        places in `source` in the order they move (printed order of their pictures). Two ways are
+        the same when they leave the same: in the fleeing zone, the same units in the same order
+        (which of them is next to leave); in a battalion, tiles with the same unit and marks (no
+        die reaches an idle battalion, so the spaces left empty change nothing). Of two ways the
+        same, the one kept takes, in the fleeing zone, the tiles closest to leaving; in a
+        battalion, the first in space order. The list follows the printed order of the pictures
+        each way brings back."""
         fleeing = source is self.fleeing[p]
         utype = self.utype
-        picks: list[int] = []
-        for r in units:
-            for i in (range(len(source) - 1, -1, -1) if fleeing else range(len(source))):
-                uid = source[i]
-                if uid >= 0 and i not in picks and utype[uid] == r:
-                    picks.append(i)
-                    break
-        return picks
+        order = range(len(source) - 1, -1, -1) if fleeing else range(len(source))
+        cand = [i for i in order if source[i] >= 0 and utype[source[i]] in wanted]
+        rank = {i: n for n, i in enumerate(cand)}
+        seen: set[Any] = set()
+        out: list[tuple[int, ...]] = []
+        for idx in combinations(cand, k):
+            types = [utype[source[i]] for i in idx]
+            if any(types.count(t) > wanted.count(t) for t in types):
+                continue
+            if fleeing:
+                key: Any = tuple(utype[uid] for i, uid in enumerate(source) if i not in idx)
+            else:
+                key = tuple(sorted((utype[source[i]], self.wounds[source[i]], self.poison[source[i]],
+                                    self.excess[source[i]]) for i in idx))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(tuple(sorted(idx, key=lambda i: (wanted.index(utype[source[i]]), rank[i]))))
+        # listed by the pictures they bring back, in printed order, then by the tiles' order above
+        out.sort(key=lambda ch: ([wanted.index(utype[source[i]]) for i in ch], [rank[i] for i in ch]))
+        return out
 
-    def _move_regrouped(self, p: int, source: list[int], where: str, units: Any) -> None:
-        """Move the tiles `regroup_picks` names to reinforcements, without their dice."""
+    def _regroup_labels(self, p: int, source: list[int], choices: list[tuple[int, ...]]) -> list[str]:
+        """'Goblin Spearmen and Frenzied Mob'; where two ways bring back the same units, the tiles
+        say which they are: their fleeing space, or their marks in a battalion."""
+        m = self.model
+        utype = self.utype
+        plain = [regroup_label(tuple(utype[source[i]] for i in ch), [u.name for u in m.units]) for ch in choices]
+        if len(set(plain)) == len(plain):
+            return plain
+        fleeing = source is self.fleeing[p]
+        shared = {t for t in map(utype.__getitem__, (uid for uid in source if uid >= 0))
+                  if sum(1 for uid in source if uid >= 0 and utype[uid] == t) > 1}
+
+        def tile(i: int) -> str:
+            uid = source[i]
+            name = m.units[utype[uid]].name
+            if utype[uid] not in shared:
+                return name
+            if fleeing:
+                return f"{name} from the {_ORDINALS[i]} fleeing space"
+            wounds = self.wounds[uid] + self.excess[uid]
+            marks = ([f"{wounds} wound{'s' if wounds > 1 else ''}"] if wounds else []) + (
+                ["poisoned"] if self.poison[uid] else [])
+            return f"{name} ({' and '.join(marks) or 'unhurt'})"
+        return [" and ".join(tile(i) for i in ch) for ch in choices]
+
+    def _move_regrouped(self, p: int, source: list[int], where: str, places: Any) -> None:
+        """Move the tiles at `places` in `source` to reinforcements, in that order, without their dice."""
         m = self.model
         fleeing = source is self.fleeing[p]
         self._audit |= _TILES | _LISTED
-        uids = [source[i] for i in self.regroup_picks(p, source, units)]
+        uids = [source[i] for i in places]
         for uid in uids:
             if fleeing:
                 source.remove(uid)
