@@ -5,7 +5,8 @@ generator can only be cloned by replaying the whole log. Here every bit of the g
 lists and ints, so `clone` copies them and costs the same at round 1 and at round 40.
 
 A round: orders placed face down (secret decisions, seat 0 then seat 1), reinforcements sent
-secretly, both revealed together, orders checked and activated, dice rolled (chance) and assigned
+secretly, both revealed together, orders checked and activated (a regrouping asks its player, in
+the open, which tiles come back when that changes the outcome), dice rolled (chance) and assigned
 by face, defeated units checked, played cards discarded and hands drawn back to seven (chance).
 The order deck is a multiset drawn at random when a card is drawn: the same distribution as a
 shuffled pile, with nothing hidden in an order that a bot could peek at.
@@ -635,9 +636,10 @@ class DBState:
         if len(choices) > 1:
             self._regrouping = where
             self.seat = p
+            # labels built now (a rare decision), while `source` still holds the tiles they name
             self._ask("regroup", Decision(p, f"Player {p + 1}: {card.name} regroups from the {where}, "
                                              f"with room for {room} in reinforcements: which units come back",
-                                          n=len(choices), labels=lambda: self._regroup_labels(p, source, choices)),
+                                          self._regroup_labels(p, source, choices)),
                       choices)
             return True
         if choices:
