@@ -12,7 +12,7 @@ from engine.core.driver import derive_seed, play_game, replay
 from engine.dice_battles import SPEC
 from engine.dice_battles.bots import HeuristicBot, evaluate
 from engine.dice_battles.state import REGROUP_SLOT
-from test_db_support import GOLDEN, model, scenario_state, table
+from test_db_support import GOBLINS_B1, GOLDEN, HAND_0, SERPENTS_B1, choose, model, scenario_state, table
 
 
 def _choose(st, seat: int = 0) -> str:
@@ -49,6 +49,53 @@ def test_heuristic_regroups_the_unit_about_to_leave_the_battlefield() -> None:
         st.apply(next(i for i, o in enumerate(d.options) if o.startswith(label)))
     assert "regrouping order" in st.decision().prompt
     assert _choose(st).startswith("Spear Rush")
+
+
+@pytest.mark.parametrize("fleeing, back", [
+    (["goblin-spearmen", "goblin-archers", "goblin-mob"], "Frenzied Mob"),
+    (["goblin-mob", "goblin-archers", "goblin-spearmen"], "Goblin Spearmen"),
+])
+def test_heuristic_brings_back_the_unit_next_to_leave_when_not_all_fit(fleeing, back) -> None:
+    """Howling Charge regroups a Mob and a Spearman, both bronze with two morale squares, with one
+    reinforcement space free: the heuristic takes the one in the last fleeing space."""
+    st = scenario_state(table(p0={"reinforcements": ["goblin-mob", "goblin-mob"], "fleeing": fleeing}))
+    choose(st, "Wolf Charge", "Troll Smash", "No order", "Howling Charge",
+           "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement")
+    assert st.decision().options == ("Frenzied Mob", "Goblin Spearmen")
+    assert _choose(st) == back
+
+
+def test_heuristic_brings_back_the_strongest_units_when_not_all_fit() -> None:
+    """The Warboss order on an idle battalion could bring back Spearmen, Mob and Wolf Riders, with
+    room for two: the heuristic keeps the Wolf Riders (silver, three morale squares) among them."""
+    st = scenario_state(table(
+        p0={"battalions": [{**GOBLINS_B1, "hero": "troll-tamer"},
+                           {"fl": "goblin-spearmen", "fc": "goblin-mob", "fr": "wolf-riders", "hero": "warboss-grukk"},
+                           {"fl": "goblin-spearmen", "hero": "shaman-king"}],
+            "reinforcements": ["goblin-archers"], "hand": ["warboss-grukk-order"] + HAND_0[:6]},
+        p1={"battalions": [SERPENTS_B1, {}, {"fl": "serpent-spawn", "hero": "venom-lord"}]}))
+    choose(st, "Wolf Charge", "Warboss Bellows", "Troll Smash", "No regrouping order",
+           "Marsh Charge", "No order", "Petrifying Gaze", "No regrouping order")
+    while st.dkind == "reinforce":
+        choose(st, "No reinforcement")
+    assert st.decision().prompt.startswith("Player 1: Warboss Bellows regroups from the idle second battalion")
+    assert "Wolf Riders" in _choose(st)
+
+
+def test_heuristic_brings_back_the_poisoned_one_of_two_like_units_from_an_idle_battalion() -> None:
+    """Two Spearmen on an idle battalion, one poisoned, and the Warboss order names one: the
+    heuristic brings back the poisoned one (it comes back clean; left there, its poison would
+    become a wound)."""
+    st = scenario_state(table(
+        p0={"battalions": [{**GOBLINS_B1, "hero": "troll-tamer"},
+                           {"fl": "goblin-spearmen", "rl": "goblin-spearmen", "hero": "warboss-grukk"},
+                           {"fl": "goblin-spearmen", "hero": "shaman-king"}],
+            "marks": {"b2-rl": {"poison": 1}}, "hand": ["warboss-grukk-order"] + HAND_0[:6]},
+        p1={"battalions": [SERPENTS_B1, {}, {"fl": "serpent-spawn", "hero": "venom-lord"}]}))
+    choose(st, "Wolf Charge", "Warboss Bellows", "Troll Smash", "No regrouping order",
+           "Marsh Charge", "No order", "Petrifying Gaze", "No regrouping order")
+    assert st.decision().options == ("Goblin Spearmen (unhurt)", "Goblin Spearmen (poisoned)")
+    assert _choose(st) == "Goblin Spearmen (poisoned)"
 
 
 def test_heuristic_sends_reinforcements_to_an_empty_space() -> None:

@@ -370,3 +370,50 @@ def test_replay_as_a_seat_never_names_the_cards_the_other_seat_draws_or_lays() -
     assert draws and all(ln.endswith("'Player 2 draws an order card'") for ln in draws)
     assert secret and all(ln.endswith(": (secret)") for ln in secret)
     assert any(ln.startswith("  revealed: ") for ln in lines)
+
+
+def _at_seat_0_regrouping(swap: bool):
+    """Seat 0's Shield Wall regrouping waits for its choice (Shield Goblins or Spearmen, one space
+    free). With `swap`, seat 1's hand and deck (hidden from seat 0) differ, nothing else."""
+    st = scenario_state(table(p0={"reinforcements": ["goblin-mob", "goblin-mob"],
+                                  "fleeing": ["shield-goblins", "goblin-archers", "goblin-spearmen"]}))
+    choose(st, "Wolf Charge", "Troll Smash", "No order", "Shield Wall",
+           "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement")
+    assert st.dkind == "regroup" and st.decision().player == 0
+    if swap:
+        _swap_hand_and_deck(st, 1)
+    return st
+
+
+def test_a_regrouping_choice_is_made_in_the_open() -> None:
+    """The choice of which units regroup comes after the reveal and moves tiles on the open mat:
+    it is not secret, and both seats' logs show the option taken."""
+    st = _at_seat_0_regrouping(False)
+    d = st.decision()
+    assert not d.secret and d.options == ("Shield Goblins", "Goblin Spearmen")
+    pos = len(st.actions)
+    st.apply(1)
+    assert st.visible_actions(0)[pos] == st.visible_actions(1)[pos] == 1
+    assert st.observation(1)["players"][0]["reinforcements"][-1][0] == "goblin-spearmen"
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random", "search:8"])
+def test_bots_choose_which_units_regroup_the_same_whatever_the_other_side_hides(bot: str) -> None:
+    """Seat 0's regrouping choice, on two tables that differ only in seat 1's hand and deck: the
+    options, the prompt and each bot's choice are the same (the bot sees a redacted state)."""
+    choices, decisions, hidden = [], [], []
+    for swap in (False, True):
+        st = _at_seat_0_regrouping(swap)
+        hidden.append(list(st.hand[1]))
+        d = st.decision()
+        name, _, budget = bot.partition(":")
+        seat_bot = SPEC.bots[name](0, random.Random(derive_seed(1, 3)), **({"budget": budget} if budget else {}))
+        token = st.redact(0)
+        try:
+            choices.append(seat_bot.choose(st, d))
+        finally:
+            st.restore(token)
+        decisions.append((d.prompt, d.options))
+        assert st.decision() is d and st.check_invariants() == []
+    assert hidden[0] != hidden[1]
+    assert decisions[0] == decisions[1] and choices[0] == choices[1]

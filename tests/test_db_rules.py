@@ -203,14 +203,14 @@ def test_checked_play_catches_a_regrouped_tile_with_wounds_beyond_its_morale_at_
         monkeypatch: pytest.MonkeyPatch) -> None:
     broken_at = []
 
-    def sticky(self, real, p, card, source, where):
+    def sticky(self, real, p, source, where, units):
         before = len(self.reinf[p])
-        real(self, p, card, source, where)
+        real(self, p, source, where, units)
         for uid in self.reinf[p][before:]:
             if not broken_at:
                 self.wounds[uid] = 9        # its wounds ride along to the reinforcements, and grow
                 broken_at.append(len(self.actions))
-    error = _checked_game_error(monkeypatch, "_regroup", sticky)
+    error = _checked_game_error(monkeypatch, "_move_regrouped", sticky)
     assert error.startswith(f"step {broken_at[0]}:") and "9 wounds on" in error
 
 
@@ -311,6 +311,91 @@ def test_cancel_all_regrouping_counts_each_fleeing_tile_once() -> None:
         {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", "goblin-spearmen"],
                     "players.0.fleeing": []}}]}
     assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def _shield_wall_regroups_with_one_space_free(setup_changes: dict | None = None) -> dict:
+    """Shield Wall on the regrouping orders (it shows Shield Goblins, then Spearmen), both fleeing,
+    one reinforcement space free."""
+    p0 = {"reinforcements": ["goblin-mob", "goblin-mob"],
+          "fleeing": ["shield-goblins", "goblin-archers", "goblin-spearmen"], **(setup_changes or {})}
+    return {"name": "shield wall", "game": "dice-battles", "setup": table(p0=p0), "steps": [
+        {"choose": ["Wolf Charge", "Troll Smash", "No order", "Shield Wall",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement"]}]}
+
+
+def test_cancel_all_regrouping_asks_nothing_and_cancels_when_not_all_fit() -> None:
+    """With `regroup-when-zone-fills: cancel-all` a regrouping that does not fit is cancelled
+    whole, so there is nothing for the player to choose: no decision, nobody moves."""
+    data, m = _with_rules(**{"regroup-when-zone-fills": "cancel-all"})
+    scenario = _shield_wall_regroups_with_one_space_free()
+    scenario["steps"].append({"expect": {
+        "players.0.reinforcements": ["goblin-mob", "goblin-mob"],
+        "players.0.fleeing": ["shield-goblins", "goblin-archers", "goblin-spearmen"],
+        "log": ["player 1: Wolf Charge on the first battalion (active) cannot be activated",
+                "player 1: Troll Smash on the second battalion (active) cannot be activated",
+                "player 1: regrouping with Shield Wall cancelled: not enough room",
+                "player 2: Marsh Charge on the first battalion (active) cannot be activated",
+                "player 2: Petrifying Gaze on the second battalion (active) cannot be activated"]}})
+    assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def test_a_regrouping_asks_only_when_the_units_that_could_come_back_differ() -> None:
+    """Two Spearmen side by side in the fleeing zone under Spear Rush (two Spearmen pictures) with
+    one space: whichever moves, a Spearman comes back and the zone left is Spearmen then Archers,
+    so nobody is asked. Shield Goblins and Spearmen under Shield Wall: the player is asked, and
+    each answer moves its own unit."""
+    st = scenario_state(table(p0={"reinforcements": ["goblin-mob", "goblin-mob"],
+                                  "fleeing": ["goblin-spearmen", "goblin-spearmen", "goblin-archers"]}))
+    choose(st, "Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+           "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order", "No reinforcement")
+    assert st.dkind != "regroup" and st.phase != "activate"
+    ids = [model().units[st.utype[u]].id for u in st.reinf[0] + st.fleeing[0]]
+    assert ids == ["goblin-mob", "goblin-mob", "goblin-spearmen", "goblin-spearmen", "goblin-archers"]
+    for answer, back, left in (("Shield Goblins", "shield-goblins", ["goblin-archers", "goblin-spearmen"]),
+                               ("Goblin Spearmen", "goblin-spearmen", ["shield-goblins", "goblin-archers"])):
+        scenario = _shield_wall_regroups_with_one_space_free()
+        scenario["steps"] += [
+            {"expect": {"decision": {"player": 0, "options": ["Shield Goblins", "Goblin Spearmen"]}, "phase": "activate"}},
+            {"choose": [answer]},
+            {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", back], "players.0.fleeing": left}}]
+        assert run_scenario(scenario, content(), SPEC, model()) == []
+
+
+def _what_a_seat_keeps(st, p: int) -> tuple:
+    """What tells two regroupings of seat p apart: its fleeing units in order, the units in its
+    reinforcements, and per battalion its tiles' units and marks (not their spaces)."""
+    utype = st.utype
+    marks = lambda u: (utype[u], st.wounds[u], st.poison[u], st.excess[u])  # noqa: E731
+    return (tuple(utype[u] for u in st.fleeing[p]), sorted(utype[u] for u in st.reinf[p]),
+            [sorted(marks(u) for u in bat if u >= 0) for bat in st.board[p]])
+
+
+def test_every_regrouping_decision_in_play_offers_different_outcomes() -> None:
+    """In whole games of random bots (which play many regrouping orders), each regrouping
+    decision has at least two options with different labels, each moves as many tiles (no more
+    than the free spaces), and taking each leaves its player with something different; the
+    games do reach such decisions."""
+    m = model()
+    asked = 0
+    for i in range(40):
+        rec = play_game(SPEC, m, 2, derive_seed(5, i), ["random"])
+        st = SPEC.new_state(m, 2, {})
+        for action in rec.actions:
+            if st.dkind == "regroup":
+                d = st.decision()
+                asked += 1
+                assert d.n >= 2 and len(set(d.options)) == d.n and not d.secret
+                room = m.reinforcement_spaces - len(st.reinf[d.player])
+                assert len({len(places) for places in st.moves}) == 1 and 0 < len(st.moves[0]) <= room
+                kept = []
+                for k in range(d.n):
+                    twin = st.clone()
+                    twin.apply(k)
+                    kept.append(repr(_what_a_seat_keeps(twin, d.player)))
+                assert len(set(kept)) == d.n
+            st.apply(action)
+        assert st.is_over()
+    assert asked > 0
 
 
 def test_set_up_one_order_card_per_tile_shuffled_into_the_deck_and_seven_drawn() -> None:

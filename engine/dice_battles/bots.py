@@ -4,7 +4,8 @@ The heuristic reads only what its seat sees (the driver hands it a redacted stat
 the mat, both fleeing and reinforcement zones. It plays on each battalion the order it can
 activate with the most expected wounds, guesses the opposing order's class from the tiles that
 could activate it (and plays a defensive power against that class), regroups the fleeing units
-closest to leaving, and sends its best reserve tile to the front.
+closest to leaving (the strongest first when not all fit), and sends its best reserve tile to
+the front.
 """
 from __future__ import annotations
 
@@ -148,6 +149,8 @@ class HeuristicBot:
             return self._order(st)
         if kind == "reinforce":
             return self._reinforce(st)
+        if kind == "regroup":
+            return self._regroup_units(st)
         return self.rng.randrange(decision.n)
 
     # --- orders
@@ -253,6 +256,35 @@ class HeuristicBot:
             if value > best:
                 best, pick = value, i
         return pick
+
+    def _regroup_units(self, st: DBState) -> int:
+        """Which tiles a regrouping brings back when the player has a choice: the strongest units
+        (level, then morale), a fleeing one half as much again when it stands in the last fleeing
+        space (next to leave the battlefield), a unit that an empty space of an active battalion
+        could take next round a little more, and a tile from a battalion more for each die on it
+        (it comes back without them)."""
+        p = self.seat
+        m = st.model
+        source = st.regroup_source(p)
+        last = m.fleeing_spaces - 1 if source is st.fleeing[p] else -1
+        open_spaces = {s for b, bat in enumerate(st.board[p]) if st.status(p, b) == "active"
+                       for s in range(HERO) if bat[s] < 0}
+        scores = []
+        for places in st.moves:
+            value = 0.0
+            for pos in places:
+                uid = source[pos]
+                u = m.units[st.utype[uid]]
+                worth = 1.0 + u.level + 0.3 * u.morale
+                if pos == last:
+                    worth *= 1.5
+                if not open_spaces.isdisjoint(u.positions):
+                    worth += 0.5
+                if last < 0:
+                    worth += 0.4 * (st.wounds[uid] + st.excess[uid]) + 0.6 * st.poison[uid]
+                value += worth
+            scores.append(value)
+        return scores.index(max(scores))   # the first of the best
 
     # --- reinforcements
     def _reinforce(self, st: DBState) -> int:

@@ -5,7 +5,8 @@ generator can only be cloned by replaying the whole log. Here every bit of the g
 lists and ints, so `clone` copies them and costs the same at round 1 and at round 40.
 
 A round: orders placed face down (secret decisions, seat 0 then seat 1), reinforcements sent
-secretly, both revealed together, orders checked and activated, dice rolled (chance) and assigned
+secretly, both revealed together, orders checked and activated (a regrouping asks its player, in
+the open, which tiles come back when that changes the outcome), dice rolled (chance) and assigned
 by face, defeated units checked, played cards discarded and hands drawn back to seven (chance).
 The order deck is a multiset drawn at random when a card is drawn: the same distribution as a
 shuffled pile, with nothing hidden in an order that a bot could peek at.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from itertools import compress
+from itertools import combinations, compress
 from operator import ge, sub
 from typing import Any, Callable, NamedTuple
 
@@ -44,6 +45,7 @@ _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
 _POISONED = COLOURS.index("poisoned")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def check_options(model: Model, options: dict) -> None:
@@ -79,6 +81,15 @@ def secret_decision(player: int, prompt: str, n: int, labels: Callable[[], list[
     """A choice the other seat must not see until the reveal; its n labels are built only when
     read (bots read `DBState.moves`)."""
     return Decision(player, prompt, n=n, labels=labels, secret=True)
+
+
+def regroup_label(units: tuple[int, ...], names: list[str]) -> str:
+    """'Goblin Spearmen and Frenzied Mob'; a unit twice: '2 × Goblin Spearmen'."""
+    parts: list[str] = []
+    for u in dict.fromkeys(units):
+        k = units.count(u)
+        parts.append(f"{k} × {names[u]}" if k > 1 else names[u])
+    return " and ".join(parts)
 
 
 class DBState:
@@ -153,6 +164,10 @@ class DBState:
         self._marked: list[int] = []              # tiles whose marks this round's resolution changed
         self._deck_due: tuple[Any, Any] = (None, None)   # per seat, see `_card_problems`
         self._kept_stand_ins: tuple[Any, Any] = (None, None)   # per seat, see `_stand_ins`
+        # the regrouping that waits for its player's choice: where its tiles come from (the slot of
+        # the order that regroups: a battalion, or REGROUP_SLOT for the fleeing units) and its name
+        self._regroup_source_slot = REGROUP_SLOT
+        self._regrouping = ""
         if sheets is not None:
             for p, sh in enumerate(sheets):
                 self.field(p, sh)
@@ -221,6 +236,11 @@ class DBState:
         elif kind == "army":
             self.field(seat, custom(self.model, move.faction, move.variant) if isinstance(move, _Lazy) else move)
             self.seat += 1
+        elif kind == "regroup":
+            where = self._regrouping
+            self._move_regrouped(seat, self.regroup_source(seat), where, move)
+            self._regrouping = ""
+            self.slot += 1
         self._advance()
 
     # ------------------------------------------------------------------ set-up
@@ -306,6 +326,11 @@ class DBState:
                 if self._next_reinforcement():
                     return
                 self._reveal()
+                self.activated = [[False] * 4, [False] * 4]
+                self.phase, self.seat, self.slot = "activate", 0, 0
+            elif ph == "activate":
+                if self._check_orders():
+                    return
                 self._activate()
                 self._poison_to_wounds()
                 self.phase = "roll"
@@ -499,33 +524,52 @@ class DBState:
         return any(uid >= 0 and utype[uid] == unit for bat in self.board[p] for uid in bat) or any(
             utype[uid] == unit for uid in self.reinf[p])
 
+    def _check_orders(self) -> bool:
+        """Check each order in turn (seat 0's battalions, its regrouping order, then seat 1's) and
+        carry out its regrouping; True when a regrouping stops to ask which units come back (the
+        check resumes after the answer). `slot` counts the orders checked, 4 per seat."""
+        m = self.model
+        cards = m.cards
+        board, orders, log, activated = self.board, self.orders, self.log, self.activated
+        while self.slot < 8:
+            p, slot = divmod(self.slot, 4)
+            c = orders[p][slot]
+            if c < 0:
+                self.slot += 1
+                continue
+            card = cards[c]
+            if slot == REGROUP_SLOT:
+                activated[p][REGROUP_SLOT] = True
+                self._regroup_source_slot = slot
+                if self._regroup(p, card, self.fleeing[p], "fleeing units"):
+                    return True
+            else:
+                st = self.status(p, slot)
+                if st == "active" and self.can_activate(p, slot, card):
+                    activated[p][slot] = True
+                elif st == "idle" and card.is_hero:
+                    activated[p][slot] = True
+                    self._regroup_source_slot = slot
+                    if self._regroup(p, card, board[p][slot], f"idle {m.battalion_names[slot].lower()}"):
+                        return True
+                else:
+                    log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[slot].lower()} "
+                               f"({st}) cannot be activated")
+            self.slot += 1
+        return False
+
+    def regroup_source(self, p: int) -> list[int]:
+        """The zone the regrouping being asked about takes its tiles from."""
+        slot = self._regroup_source_slot
+        return self.fleeing[p] if slot == REGROUP_SLOT else self.board[p][slot]
+
     def _activate(self) -> None:
         m = self.model
         cards = m.cards
-        board, orders, log = self.board, self.orders, self.log
-        self.activated = activated = [[False] * 4, [False] * 4]
+        board, orders = self.board, self.orders
+        activated = self.activated
         self.cancelled = cancelled = [[False] * 3, [False] * 3]
         self.dice = dice = [[0] * 3, [0] * 3]
-        for p in (0, 1):
-            own = orders[p]
-            for b in range(3):
-                c = own[b]
-                if c < 0:
-                    continue
-                st = self.status(p, b)
-                card = cards[c]
-                if st == "active" and self.can_activate(p, b, card):
-                    activated[p][b] = True
-                elif st == "idle" and card.is_hero:
-                    activated[p][b] = True
-                    self._regroup(p, card, board[p][b], f"idle {m.battalion_names[b].lower()}")
-                else:
-                    log.append(f"player {p + 1}: {card.name} on the {m.battalion_names[b].lower()} "
-                               f"({st}) cannot be activated")
-            c = own[REGROUP_SLOT]
-            if c >= 0:
-                activated[p][REGROUP_SLOT] = True
-                self._regroup(p, cards[c], self.fleeing[p], "fleeing units")
         # Regroups are done and never move a hero, so whether a battalion is active (both its
         # heroes stand, for both seats alike) is read once.
         active = [board[0][b][HERO] >= 0 and board[1][b][HERO] >= 0 for b in range(3)]
@@ -569,53 +613,124 @@ class DBState:
                             run(self, p, b, card, e, opp)
         self.queue = queue
 
-    def _regroup(self, p: int, card: Card, source: list[int], where: str) -> None:
-        """Move one tile per regrouped picture from `source` to reinforcements (in the fleeing zone
-        the one closest to leaving; in a battalion the first in space order, front row first),
-        unless v2.0's token rule or a full zone cancels it."""
+    def _regroup(self, p: int, card: Card, source: list[int], where: str) -> bool:
+        """Move one tile per regrouped picture from `source` to reinforcements, unless v2.0's
+        token rule or a full zone cancels it. When the player could bring back different units,
+        or leave different ones behind (see `regroup_options`), ask which (True: a decision waits)."""
         self._audit |= _TILES
         m = self.model
         if not self.token_on_board(p, card.unit):
             self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: no {m.units[card.unit].name} "
                             f"on a battalion or in reinforcements")
-            return
+            return False
         cap = m.reinforcement_spaces
-        if len(self.reinf[p]) >= cap:
+        room = cap - len(self.reinf[p])
+        if room <= 0:
             self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: reinforcements are full")
-            return
-        wanted = [r for r in card.regroups]
-        if not m.regroup_until_full:
-            if len(self.reinf[p]) + self._regroupable(wanted, source) > cap:
-                self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
-                return
-        fleeing = source is self.fleeing[p]
-        for r in wanted:
-            if len(self.reinf[p]) >= cap:
-                break
-            for i in (range(len(source) - 1, -1, -1) if fleeing else range(len(source))):
-                uid = source[i]
-                if uid >= 0 and self.utype[uid] == r:
-                    if fleeing:
-                        source.pop(i)
-                    else:
-                        source[i] = -1
-                    self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
-                    self._audit |= _LISTED
-                    self._marked.append(uid)
-                    self.reinf[p].append(uid)
-                    self.stats["regrouped"] += 1
-                    self.log.append(f"player {p + 1}: {m.units[r].name} regrouped from {where}")
-                    break
+            return False
+        movable = self._movable(card.regroups, source)
+        if not m.regroup_until_full and len(movable) > room:
+            self.log.append(f"player {p + 1}: regrouping with {card.name} cancelled: not enough room")
+            return False
+        choices = self.regroup_options(p, card.regroups, source, min(room, len(movable)))
+        if len(choices) > 1:
+            self._regrouping = where
+            self.seat = p
+            # labels built now (a rare decision), while `source` still holds the tiles they name
+            self._ask("regroup", Decision(p, f"Player {p + 1}: {card.name} regroups from the {where}, "
+                                             f"with room for {room} in reinforcements: which units come back",
+                                          self._regroup_labels(p, source, choices)),
+                      choices)
+            return True
+        if choices:
+            self._move_regrouped(p, source, where, choices[0])
+        return False
 
-    def _regroupable(self, wanted: list[int], source: list[int]) -> int:
-        """How many tiles a regrouping would move from `source`: each tile answers one picture."""
+    def _movable(self, wanted: tuple[int, ...], source: list[int]) -> list[int]:
+        """The card's regrouped pictures, in printed order, that a tile in `source` answers (each
+        tile answers one picture)."""
         left = [self.utype[uid] for uid in source if uid >= 0]
-        n = 0
+        out = []
         for r in wanted:
             if r in left:
                 left.remove(r)
-                n += 1
-        return n
+                out.append(r)
+        return out
+
+    def regroup_options(self, p: int, wanted: tuple[int, ...], source: list[int], k: int) -> list[tuple[int, ...]]:
+        """The different ways to regroup k tiles of `source` answering the pictures `wanted`, as
+        places in `source` in the order they move (printed order of their pictures). Two ways are
+        the same when they leave the same: in the fleeing zone, the same units in the same order
+        (which of them is next to leave); in a battalion, tiles with the same unit and marks (no
+        die reaches an idle battalion, so the spaces left empty change nothing). Of two ways the
+        same, the one kept takes, in the fleeing zone, the tiles closest to leaving; in a
+        battalion, the first in space order. The list follows the printed order of the pictures
+        each way brings back."""
+        fleeing = source is self.fleeing[p]
+        utype = self.utype
+        order = range(len(source) - 1, -1, -1) if fleeing else range(len(source))
+        cand = [i for i in order if source[i] >= 0 and utype[source[i]] in wanted]
+        rank = {i: n for n, i in enumerate(cand)}
+        seen: set[Any] = set()
+        out: list[tuple[int, ...]] = []
+        for idx in combinations(cand, k):
+            types = [utype[source[i]] for i in idx]
+            if any(types.count(t) > wanted.count(t) for t in types):
+                continue
+            if fleeing:
+                key: Any = tuple(utype[uid] for i, uid in enumerate(source) if i not in idx)
+            else:
+                key = tuple(sorted((utype[source[i]], self.wounds[source[i]], self.poison[source[i]],
+                                    self.excess[source[i]]) for i in idx))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(tuple(sorted(idx, key=lambda i: (wanted.index(utype[source[i]]), rank[i]))))
+        # listed by the pictures they bring back, in printed order, then by the tiles' order above
+        out.sort(key=lambda ch: ([wanted.index(utype[source[i]]) for i in ch], [rank[i] for i in ch]))
+        return out
+
+    def _regroup_labels(self, p: int, source: list[int], choices: list[tuple[int, ...]]) -> list[str]:
+        """'Goblin Spearmen and Frenzied Mob'; where two ways bring back the same units, the tiles
+        say which they are: their fleeing space, or their marks in a battalion."""
+        m = self.model
+        utype = self.utype
+        plain = [regroup_label(tuple(utype[source[i]] for i in ch), [u.name for u in m.units]) for ch in choices]
+        if len(set(plain)) == len(plain):
+            return plain
+        fleeing = source is self.fleeing[p]
+        shared = {t for t in map(utype.__getitem__, (uid for uid in source if uid >= 0))
+                  if sum(1 for uid in source if uid >= 0 and utype[uid] == t) > 1}
+
+        def tile(i: int) -> str:
+            uid = source[i]
+            name = m.units[utype[uid]].name
+            if utype[uid] not in shared:
+                return name
+            if fleeing:
+                return f"{name} from the {_ORDINALS[i]} fleeing space"
+            wounds = self.wounds[uid] + self.excess[uid]
+            marks = ([f"{wounds} wound{'s' if wounds > 1 else ''}"] if wounds else []) + (
+                ["poisoned"] if self.poison[uid] else [])
+            return f"{name} ({' and '.join(marks) or 'unhurt'})"
+        return [" and ".join(tile(i) for i in ch) for ch in choices]
+
+    def _move_regrouped(self, p: int, source: list[int], where: str, places: Any) -> None:
+        """Move the tiles at `places` in `source` to reinforcements, in that order, without their dice."""
+        m = self.model
+        fleeing = source is self.fleeing[p]
+        self._audit |= _TILES | _LISTED
+        uids = [source[i] for i in places]
+        for uid in uids:
+            if fleeing:
+                source.remove(uid)
+            else:
+                source[source.index(uid)] = -1
+            self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
+            self._marked.append(uid)
+            self.reinf[p].append(uid)
+            self.stats["regrouped"] += 1
+            self.log.append(f"player {p + 1}: {m.units[self.utype[uid]].name} regrouped from {where}")
 
     def heal_unit(self, uid: int, amount: int) -> int:
         """Take up to `amount` dice off a tile, poison first; return how many came off."""
