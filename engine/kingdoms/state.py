@@ -16,7 +16,7 @@ from engine.kingdoms import invariants
 from engine.kingdoms.areas import ALL, MOVED, PLAYERS, UNITS
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
-from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
+from engine.kingdoms.effects import HANDLERS, RESEARCH_MENU, add_ability, build_mods
 from engine.kingdoms.model import Ability, Effect, Model
 from engine.kingdoms.mods import Mods, UnitMod
 from engine.kingdoms.rounds import RoundMixin
@@ -378,7 +378,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
                 continue
             for e in a.effects:
                 h = HANDLERS[e.kind]
-                if h.menu(a, e) != where:
+                home = h.menu(a, e)
+                if home is None or (home != where and not (where == RESEARCH_MENU and a.timing == "one-time")):
                     continue
                 for label, payload in h.targets(self, p, a, e):
                     for cv in variants:

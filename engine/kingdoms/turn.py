@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from engine.core.api import Decision
 from engine.kingdoms.areas import MOVED, PLAYERS, UNITS
+from engine.kingdoms.effects import RESEARCH_MENU
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -671,15 +672,24 @@ class TurnMixin:
         return max(0, int(self.model.rules["research"]["extra-cost"]) + self.mods[p].research_delta.get(nth, 0))
 
     def step_research_buy(self: "KState", p: int, ph: dict) -> Gen:
-        while len(self.abil[p]) < len(self.model.abilities):
+        """Buy more abilities, one at a time; the menu also offers the one-time abilities held
+        (Friends, Great Caravan, Destruction): one may be used from the moment it is gained, so
+        one researched in the last round still counts, and Great Caravan's gold can pay for an
+        ability bought here."""
+        total = len(self.model.abilities)
+
+        def label(mv: tuple) -> str:
+            return f"Buy an ability for {mv[1]} resources"
+        while True:
             price = self.research_price(p)
-            if sum(self.res[p]) < price:
+            moves: list[Any] = []
+            if len(self.abil[p]) < total and sum(self.res[p]) >= price:
+                moves = [("buy", price)]
+            mv = yield from self.phase_menu(p, RESEARCH_MENU, "buy-ability", "Buy another ability?", moves, label)
+            if mv is None:
                 return
-            k = yield self.ask(p, "buy-ability", "Buy another ability?",
-                               lambda price=price: [f"Buy an ability for {price} resources", DONE],
-                               [("buy", price), DONE_MOVE])
-            if k == 1:
-                return
+            if mv[0] == "ability":
+                continue
             yield from self.pay_chits(p, price, "Pay for the ability")
             yield from self.pick_ability(p, "Research a bought ability")
             self.researched += 1
