@@ -242,3 +242,84 @@ def test_explore_games_in_player_versus_player_have_invasions() -> None:
         assert rec.error is None and rec.result.end_reason == "rounds"
         invasions += rec.result.stats["invasions"]
     assert invasions > 0
+
+
+# ---------------------------------------------------------------------------------- the last round
+def last_research(player: dict, hordes: dict | None = None, players: int = 1):
+    return situation({"start": "turn", "phase": "research-phase", "current": 0, "round": 20,
+                      "players": [player], "hordes": hordes or {}}, players)
+
+
+def rest_of_research(st) -> list[str]:
+    """What the heuristic bot picks until the Research phase is over."""
+    picked = []
+    while st.phase == "research-phase" and not st.is_over():
+        picked.append(bot_plays(st))
+    return picked
+
+
+def test_in_the_last_round_the_bot_researches_a_one_time_ability_it_can_still_use() -> None:
+    # no horde on the board: Destruction would have nothing to act on; Friends still gives a unit
+    st = last_research({"units": {"c3": {"settlement": 1, "castle": 1}}})
+    assert bot_plays(st) == "Mythic Saga"
+    st = last_research({"abilities": ["mythic-saga"], "victory": 5,
+                        "units": {"c3": {"settlement": 1, "castle": 1}}})
+    assert bot_plays(st) == "Friends"
+    assert any(label.startswith("Friends: ") for label in rest_of_research(st))    # used at once
+    assert st.spent[0][model().ability_index["friends"]]
+
+
+def test_in_the_last_round_the_bot_never_researches_destruction_with_no_horde_left() -> None:
+    held = ["mythic-saga", "friends", "great-caravan"]
+    st = last_research({"abilities": held, "units": {"c3": {"settlement": 1, "castle": 1}}})
+    assert bot_pick(st) != "Destruction"
+    st = last_research({"abilities": held, "units": {"c3": {"settlement": 1, "castle": 1}}},
+                       {"c4": "kobold-commander"})
+    assert bot_plays(st) == "Destruction"
+    assert "Destruction: horde at c4" in rest_of_research(st)
+
+
+def test_in_the_last_round_great_caravan_buys_one_more_ability() -> None:
+    st = last_research({"abilities": ["mythic-saga", "friends"], "units": {"c3": {"settlement": 1, "castle": 1}}})
+    assert bot_plays(st) == "Great Caravan"
+    rest = rest_of_research(st)
+    assert "Great Caravan" in rest
+    assert rest.index("Great Caravan") < rest.index("Buy an ability for 10 resources")
+
+
+def _round_twenty_waste(bot: str, games: int) -> tuple[int, int]:
+    """(one-time abilities researched in round 20's Research phase, of which still unused at the
+    end of that turn) over the first games of `smoke kingdoms --seed 1`."""
+    from engine.core.driver import derive_seed
+    from engine.kingdoms.state import KState
+    m = model()
+    seen: list[tuple[int, int]] = []
+    counts = [0, 0]
+
+    class Watched(KState):
+        def grant_ability(self, p: int, ai: int) -> None:
+            new = not self.has[p][ai]
+            super().grant_ability(p, ai)
+            if new and self.round == self.rounds and self.phase == "research-phase" \
+                    and m.abilities[ai].timing == "one-time":
+                seen.append((p, ai))
+
+        def end_turn(self, p: int) -> None:
+            for q, ai in [x for x in seen if x[0] == p]:
+                counts[0] += 1
+                counts[1] += not self.spent[p][ai]
+                seen.remove((q, ai))
+            super().end_turn(p)
+
+    spec = SPEC.__class__(**{**SPEC.__dict__, "new_state": lambda mod, n, opt: Watched(mod, n, opt)})
+    for i in range(games):
+        rec = play_game(spec, m, 1 + i % 6, derive_seed(1, i), [bot])
+        assert rec.error is None, rec.error
+    return counts[0], counts[1]
+
+
+def test_bots_waste_no_research_on_a_one_time_ability_in_the_last_round() -> None:
+    for bot in ("heuristic", "explore"):
+        researched, wasted = _round_twenty_waste(bot, 30)
+        assert researched > 0, bot      # the case happens in these games
+        assert wasted == 0, (bot, researched, wasted)

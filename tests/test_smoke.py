@@ -305,3 +305,27 @@ def test_the_best_and_worst_of_a_kind_are_ranked_by_how_sure_their_lift_is(tmp_p
     assert len(ranked) > 8 and shown == ranked[:4] + ranked[-4:]
     by_lift = sorted(ranked, key=lambda cid: -comps[cid]["lift"])
     assert shown != by_lift[:4] + by_lift[-4:], "this run must tell the two orders apart"
+
+
+def test_kingdoms_advanced_tiles_are_reported_settled_and_used_with_their_lift(tmp_path: Path) -> None:
+    """With the advanced-tiles variant each tile reports how often seats settled on it (their
+    choice: pick rate and lift) and how often its own rule worked for them, like abilities."""
+    proc = run_cli("smoke", "kingdoms", "--games", "24", "--workers", "1", "--variant", "advanced-tiles",
+                   "-d", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    report = json.loads((tmp_path / "smoke-report.json").read_text())
+    tiles = {cid: c for cid, c in report["components"].items() if c["kind"] == "advanced-tile"}
+    assert len(tiles) == 10
+    for cid, c in tiles.items():
+        assert set(c["events"]) == {"settled", "used"}, cid
+        assert c["seat_games_used"] <= report["seat_games"]
+    assert tiles["chasm"]["events"] == {"settled": 0, "used": 0}          # nothing can stand there
+    assert tiles["barrens"]["events"]["used"] == 0 < tiles["barrens"]["events"]["settled"]   # yields nothing
+    for cid in ("friendly-village", "ancient-ruins", "trade-route", "heath"):
+        assert tiles[cid]["events"]["settled"] > 0 and tiles[cid]["events"]["used"] > 0, cid
+        assert tiles[cid]["pick_rate"] > 0 and tiles[cid]["lift"] is not None, cid
+    assert report["coverage"]["by_kind"]["advanced-tile"] == {"choosable": 10, "covered": 9}
+    assert "chasm" in report["never"]["settled"]
+    assert any(line.startswith("  advanced-tile: win rate when used") for line in proc.stdout.splitlines())
+    rows = (tmp_path / "smoke-components.csv").read_text().splitlines()
+    assert any(row.startswith("friendly-village,advanced-tile,") for row in rows), rows[:3]

@@ -38,7 +38,7 @@ SPEC = GameSpec(
                                "resource", "horde-counter", "terrain")},
            **{k: False for k in ("variant", "advanced-tile", "hit-counter", "victory-token", "army-token",
                                 "settlement-marker", "castle-marker", "wizard-tower-marker", "resource-chit")}},
-    choice_events=frozenset({"played", "picked", "used"}),
+    choice_events=frozenset({"played", "picked", "used", "settled"}),
     information="perfect",
     evaluate=evaluate,
     check_content=content_problems,

@@ -121,6 +121,8 @@ class BattleMixin:
         fights = {u: phase in units[u].fights_in and units[u].hit_on is not None for u in units}
         order = tuple(seg.get("hit-allocation", ORDER_RAID_DEFAULT)) if raid else ("army",)
         bonus = {u: self.unit_bonus(p, u, vs, phase, sp) for u in units}
+        if self.space_mods[sp]:
+            self.note_tile(p, sp)        # the tile's standing bonus (Natural Defensive Position) fights
         need = {u: (units[u].hit_on - bonus[u][0] + hdef) if fights[u] else 99 for u in units}
         hneed = {u: hz.attack - hatk + bonus[u][1] for u in units}
         chits = self.castle_hits(p, sp)

@@ -368,6 +368,8 @@ def _fit_values(st: Any, kd: int) -> list[float]:
 
 
 def _ability(st: Any, p: int, moves: list) -> int:
+    if st.round >= st.rounds:
+        return _last_round_ability(st, p, moves)
     vals = _fit_values(st, st.kingdom[p])
     best, bv = 0, -99.0
     for i, ai in enumerate(moves):
@@ -376,9 +378,48 @@ def _ability(st: Any, p: int, moves: list) -> int:
     return best
 
 
+def _last_round_worth(st: Any, p: int, ai: int) -> float:
+    """What an ability gained in the last round can still add to the score: a one-time gift used
+    at once (tokens, a unit, a horde's token) counts in points; one with nothing to act on (no
+    horde for Destruction, no site for Friends) counts for nothing, below any standing bonus,
+    which may still help in the last raid."""
+    a = st.model.abilities[ai]
+    if a.timing != "one-time":
+        return 0.01 * ability_values(st.model)[ai]
+    worth = -1.0
+    for e in a.effects:
+        k = e.kind
+        if k == "gain-victory-tokens":
+            worth = max(worth, float(e.get("amount")))
+        elif k == "gain-unit" and any(st.unit_sites(p, u) for u in e.get("units")):
+            worth = max(worth, float(e.get("amount")))
+        elif k == "destroy-horde" and st.horde_spaces():
+            worth = max(worth, 1.0)
+        elif k == "gain-resource":    # chits score nothing, but may pay for one more ability
+            worth = max(worth, 0.5 if sum(st.res[p]) + int(e.get("amount")) >= st.research_price(p) else -1.0)
+    return worth
+
+
+def _last_round_ability(st: Any, p: int, moves: list) -> int:
+    best, bv = 0, -99.0
+    for i, ai in enumerate(moves):
+        v = _last_round_worth(st, p, ai)
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
 def _buy(st: Any, p: int, moves: list) -> int:
-    price = moves[0][1]
-    return 0 if sum(st.res[p]) - price >= 0 and sum(st.res[p]) > st.mods[p].cap + 2 else 1
+    """The Research phase's menu: buy an ability with surplus chits; in the last round use every
+    one-time ability still held (nothing comes after) and spend every chit that buys one."""
+    last = st.round >= st.rounds
+    for i, mv in enumerate(moves):
+        if mv[0] == "ability" and last:
+            return i
+    for i, mv in enumerate(moves):
+        if mv[0] == "buy" and sum(st.res[p]) >= mv[1] and (last or sum(st.res[p]) > st.mods[p].cap + 2):
+            return i
+    return len(moves) - 1
 
 
 def _discard(st: Any, p: int, moves: list) -> int:

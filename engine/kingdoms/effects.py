@@ -5,7 +5,8 @@ hordekit's validator compares the content against.
 A handler may do any of:
 - `passive(st, mods, ability, e)`: fold a standing effect of an owned ability into the owner's Mods;
 - `menu(ability, e)`: the phase menu where an ability with this effect is used ('trade', 'build',
-  'train', 'move', 'attack', 'after-attack'), or None;
+  'train', 'move', 'attack', 'after-attack'), or None; a one-time ability is offered in the
+  Research phase's menu ('research') as well;
 - `targets(st, seat, ability, e)`: the legal (label, payload) choices of that use (none: not offered);
 - `use(st, seat, ability, e, payload)`: carry the use out (a generator of Decisions);
 - `happen(st, seat, e, space)`: an effect that simply happens (events, tiles, one-off gains);
@@ -431,6 +432,9 @@ class DestroyHorde(Kind):
             st.remove_horde(spaces[k], seat, bool(e.get("gain-victory-token")))
 
 
+#: the Research phase's menu: every one-time ability with something to do is offered there as well
+RESEARCH_MENU = "research"
+
 HANDLERS: dict[str, Kind] = {
     "gain-resource": GainResource(),
     "extra-resource": ExtraResource(),
@@ -495,7 +499,10 @@ def add_ability(st: "KState", mods: Mods, ai: int) -> None:
         h.passive(st, mods, a, e)
         where = h.menu(a, e)
         if where is not None:
-            lst = mods.menus.setdefault(where, [])
-            if ai not in lst:
-                lst.append(ai)
+            # a one-time ability may be used from the moment it is gained, so the Research phase
+            # that gained it offers it too (one researched in the last round is not wasted)
+            for menu in (where, RESEARCH_MENU) if a.timing == "one-time" else (where,):
+                lst = mods.menus.setdefault(menu, [])
+                if ai not in lst:
+                    lst.append(ai)
     mods.refresh_costs(_base_costs(st))

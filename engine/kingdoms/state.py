@@ -16,7 +16,7 @@ from engine.kingdoms import invariants
 from engine.kingdoms.areas import ALL, MOVED, PLAYERS, UNITS
 from engine.kingdoms.battle import BattleMixin
 from engine.kingdoms.board import make_board
-from engine.kingdoms.effects import HANDLERS, add_ability, build_mods
+from engine.kingdoms.effects import HANDLERS, RESEARCH_MENU, add_ability, build_mods
 from engine.kingdoms.model import Ability, Effect, Model
 from engine.kingdoms.mods import Mods, UnitMod
 from engine.kingdoms.rounds import RoundMixin
@@ -176,6 +176,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
         self.use_horde = [[0] * players for _ in m.hordes]
         self.use_fought = [[0] * players for _ in m.hordes]   # a seat chose to fight it
         self.use_event = {r: [0] * players for r in m.events}
+        self.use_settled = [[0] * players for _ in m.advanced]   # a seat built a settlement on the tile
+        self.use_tile = [[0] * players for _ in m.advanced]      # the tile's own rule worked for a seat
         self.stats: dict[str, float] = {k: 0 for k in (
             "hordes_destroyed", "hordes_spawned", "spawns_blocked", "settlements_lost", "armies_lost",
             "castles_lost", "towers_lost", "battles", "raids", "battles_stalled", "restarts",
@@ -378,7 +380,8 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
                 continue
             for e in a.effects:
                 h = HANDLERS[e.kind]
-                if h.menu(a, e) != where:
+                home = h.menu(a, e)
+                if home is None or (home != where and not (where == RESEARCH_MENU and a.timing == "one-time")):
                     continue
                 for label, payload in h.targets(self, p, a, e):
                     for cv in variants:
@@ -440,6 +443,12 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
                 for e in self.model.advanced[t].effects:
                     HANDLERS[e.kind].tile(self, sp, e)
         self.dirty |= UNITS    # spaces nothing may enter
+
+    def note_tile(self, p: int, sp: int) -> None:
+        """The advanced tile in `sp` (if any) worked for `p` (its yield, bonus, free unit or rule)."""
+        t = self.adv[sp]
+        if t >= 0 and 0 <= p < self.n:
+            self.use_tile[t][p] += 1
 
     def horde_mods(self, sp: int) -> tuple[int, int]:
         """(attack bonus, defense) of the horde in `sp`, standing rules and tile included."""
@@ -531,6 +540,9 @@ class KState(TurnMixin, BattleMixin, RoundMixin, SequentialState):
             usage[h.id] = {"destroyed": list(self.use_horde[h.idx]), "used": list(self.use_fought[h.idx])}
         for r, ev in sorted(m.events.items()):
             usage[ev.id] = {"rolled": list(self.use_event[r])}
+        if self.variants["advanced-tiles"]:
+            for t in m.advanced:
+                usage[t.id] = {"settled": list(self.use_settled[t.idx]), "used": list(self.use_tile[t.idx])}
         stats = dict(self.stats)
         stats["hordes_on_board"] = sum(1 for h in self.horde if h >= 0)
         stats["victory_tokens"] = sum(self.vt)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from engine.core.api import Decision
 from engine.kingdoms.areas import MOVED, PLAYERS, UNITS
+from engine.kingdoms.effects import RESEARCH_MENU
 
 if TYPE_CHECKING:
     from engine.kingdoms.state import KState
@@ -76,7 +77,7 @@ class TurnMixin:
                                labels, types)
             self.gain(p, types[k], 1)
 
-    def production(self, p: int) -> list[int]:
+    def production(self, p: int, count_tiles: bool = False) -> list[int]:
         """What `p`'s settlements, towers and extra-production abilities yield this Resource phase.
 
         Terrain yields once per space holding a settlement of `p`: the rules give a chit "for each
@@ -95,6 +96,8 @@ class TurnMixin:
             if n:
                 t = st.tile[sp]
                 vec = m.terrains[t].produces if t >= 0 else (m.advanced[st.adv[sp]].produces if st.adv[sp] >= 0 else clear)
+                if count_tiles and t < 0 and any(vec):
+                    st.note_tile(p, sp)      # an advanced tile's yield (Barrens yields nothing)
                 for r, v in enumerate(vec):
                     if v:
                         out[r] += v * n
@@ -106,7 +109,7 @@ class TurnMixin:
         return out
 
     def step_production(self: "KState", p: int, ph: dict) -> Gen:
-        for r, v in enumerate(self.production(p)):
+        for r, v in enumerate(self.production(p, count_tiles=True)):
             if v:
                 self.gain(p, r, v)
         for ai in self.abil[p]:
@@ -383,8 +386,11 @@ class TurnMixin:
         if unit == "settlement":
             self.stats["settlements_built"] += 1
             t = self.adv[sp]
+            if t >= 0:
+                self.use_settled[t][p] += 1
             if t >= 0 and not self.claimed[sp] and self.model.advanced[t].first_settlement_effects:
                 self.claimed[sp] = True
+                self.note_tile(p, sp)
                 yield from self.happen(p, self.model.advanced[t].first_settlement_effects, sp)
         elif unit == "castle":
             self.stats["castles_built"] += 1
@@ -509,6 +515,10 @@ class TurnMixin:
 
     def move_armies(self: "KState", p: int, src: int, dst: int, n: int) -> None:
         self.dirty |= UNITS | MOVED
+        if self.plains_army[src]:
+            self.note_tile(p, src)       # Plains: the move started there, with a space more
+        if self.stop_here[dst] or self.plains_army[dst]:
+            self.note_tile(p, dst)       # Desert ends the move there; Plains entered
         self.arm[src] -= n
         self.n_arm[p] -= n
         self.moved[src] = min(self.moved[src], self.arm[src])
@@ -671,15 +681,24 @@ class TurnMixin:
         return max(0, int(self.model.rules["research"]["extra-cost"]) + self.mods[p].research_delta.get(nth, 0))
 
     def step_research_buy(self: "KState", p: int, ph: dict) -> Gen:
-        while len(self.abil[p]) < len(self.model.abilities):
+        """Buy more abilities, one at a time; the menu also offers the one-time abilities held
+        (Friends, Great Caravan, Destruction): one may be used from the moment it is gained, so
+        one researched in the last round still counts, and Great Caravan's gold can pay for an
+        ability bought here."""
+        total = len(self.model.abilities)
+
+        def label(mv: tuple) -> str:
+            return f"Buy an ability for {mv[1]} resources"
+        while True:
             price = self.research_price(p)
-            if sum(self.res[p]) < price:
+            moves: list[Any] = []
+            if len(self.abil[p]) < total and sum(self.res[p]) >= price:
+                moves = [("buy", price)]
+            mv = yield from self.phase_menu(p, RESEARCH_MENU, "buy-ability", "Buy another ability?", moves, label)
+            if mv is None:
                 return
-            k = yield self.ask(p, "buy-ability", "Buy another ability?",
-                               lambda price=price: [f"Buy an ability for {price} resources", DONE],
-                               [("buy", price), DONE_MOVE])
-            if k == 1:
-                return
+            if mv[0] == "ability":
+                continue
             yield from self.pay_chits(p, price, "Pay for the ability")
             yield from self.pick_ability(p, "Research a bought ability")
             self.researched += 1

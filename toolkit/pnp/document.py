@@ -23,7 +23,7 @@ from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
 from toolkit.pnp.furniture import draw_furniture, fit_list, footer_fits, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
-from toolkit.pnp.sheets import Grid, Slot, make_grid
+from toolkit.pnp.sheets import Grid, Slot, fit_below, make_grid, used_bottom
 from toolkit.pnp.glyphs import read_icons
 from toolkit.pnp.safezone import default_safe_margin
 from toolkit.pnp.legend import paginate_faces, unexplained_icons, widen_only
@@ -66,6 +66,14 @@ class Page:
     back_of: int | None = None  # index of the front page this is the back of
     front_no: int = 0  # for a back page: the page number of its front
     board: tuple[str, BoardPlan, Any] | None = None
+    #: the blocks of pieces on the sheet, each a grid and how many of the placements (in order) it
+    #: holds; empty: one block, ``grid`` with every placement
+    blocks: list[tuple[Grid, int]] = field(default_factory=list)
+
+    def grids(self) -> list[tuple[Grid, int]]:
+        if self.blocks:
+            return self.blocks
+        return [(self.grid, len(self.placements))] if self.grid is not None else []
 
 
 @dataclass
@@ -222,6 +230,9 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
     groups: dict[tuple[float, float], list[Face]] = {}
     for face in prepared.faces:
         groups.setdefault(face.design.size, []).append(face)
+    last_pages: list[int] = []        # each size's last (least full) front page
+    back_keys: dict[str, str] = {}    # face form -> its back's form
+    mode = "duplex-short" if backs == "duplex-short" else "duplex-long"
     for size, faces in groups.items():
         kinds = list(dict.fromkeys(f.group for f in faces))
         label = ", ".join(kinds)
@@ -237,16 +248,19 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
                          "inside the 5 mm printable margin)")
         copies = [f for f in faces for _ in range(f.copies)]
         bforms = {f.key: k for f in faces if (k := _back_key(prepared, loaded, f, backs, back_forms))}
+        back_keys.update(bforms)
         for start in range(0, len(copies), grid.per_page):
             chunk = copies[start:start + grid.per_page]
             page = Page(label, [Placement(f.key, grid.slot(i)) for i, f in enumerate(chunk)], grid)
             fronts.append(page)
             if backs != "none":
-                mode = "duplex-short" if backs == "duplex-short" else "duplex-long"
                 bp = Page(label, [], grid, back_of=len(fronts) - 1)
                 bp.placements = [Placement(bforms[p.form], grid.back_of(p.slot, mode))
                                  for p in page.placements if p.form in bforms]
                 back_pages[len(fronts) - 1] = bp
+        if copies:
+            last_pages.append(len(fronts) - 1)
+    fronts, back_pages = _share_sheets(fronts, back_pages, last_pages, back_keys, paper, bleed, mode)
     for bname, design in prepared.boards.items():
         board = prepared.layouts.boards[bname]
         plan, upright = choose_plan(design.size, board.overlap, paper,
@@ -273,6 +287,53 @@ def plan_pages(prepared: Prepared, loaded: LoadedGame, paper: tuple[float, float
         if p.back_of is not None:
             p.front_no = numbers.get(id(fronts[p.back_of]), 0)
     return pages, back_forms, diags, notes
+
+
+def _share_sheets(fronts: list[Page], back_pages: dict[int, Page], last_pages: list[int], back_keys: dict[str, str],
+                  paper: tuple[float, float], bleed: float, mode: str) -> tuple[list[Page], dict[int, Page]]:
+    """Move each size's last sheet under the pieces of an earlier sheet when all of it fits there
+    (a block of its own, with its own crop marks), so a sheet is not spent on a lone strip; the
+    backs follow their fronts."""
+    gone: set[int] = set()
+    for i in last_pages:
+        page = fronts[i]
+        assert page.grid is not None
+        n = len(page.placements)
+        for j in last_pages:
+            if j >= i or j in gone:
+                continue
+            host = fronts[j]
+            top = min(used_bottom(g, k) for g, k in host.grids())
+            block = fit_below(paper, page.grid.size, bleed, top, n)
+            if block is None:
+                continue
+            moved = [Placement(p.form, block.slot(k)) for k, p in enumerate(page.placements)]
+            host.blocks = host.grids() + [(block, n)]
+            host.placements = host.placements + moved
+            host.label = ", ".join(dict.fromkeys(host.label.split(", ") + page.label.split(", ")))
+            back = back_pages.get(j)
+            if back is not None:
+                back.label = host.label
+                back.blocks = [(g, sum(1 for p in host.placements[start:start + k] if p.form in back_keys))
+                               for (g, k), start in zip(host.blocks, _starts(host.blocks))]
+                back.placements = [Placement(back_keys[p.form], g.back_of(p.slot, mode))
+                                   for (g, k), start in zip(host.blocks, _starts(host.blocks))
+                                   for p in host.placements[start:start + k] if p.form in back_keys]
+            gone.add(i)
+            break
+    keep = [i for i in range(len(fronts)) if i not in gone]
+    new_index = {old: new for new, old in enumerate(keep)}
+    backs = {new_index[i]: dataclasses.replace(bp, back_of=new_index[i])
+             for i, bp in back_pages.items() if i not in gone}
+    return [fronts[i] for i in keep], backs
+
+
+def _starts(blocks: list[tuple[Grid, int]]) -> list[int]:
+    out, at = [], 0
+    for _, k in blocks:
+        out.append(at)
+        at += k
+    return out
 
 
 def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: float = 3.0,
@@ -433,8 +494,7 @@ def _crop_marks(c: Any, page: Page, backs: str, shift: tuple[float, float] = (0.
     c.saveState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.3)
-    used = len(page.placements)
-    marks = grid.crop_marks(used)
+    marks = [mark for g, used in page.grids() if used for mark in g.crop_marks(used)]
     if page.back_of is not None:
         W, H = grid.paper
         if backs == "duplex-short":

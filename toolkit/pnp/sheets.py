@@ -8,6 +8,10 @@ crop mark stays at least ``SAFE_MARGIN`` from each edge, and above the footer ba
 piece fits more often turned a quarter (landscape on the portrait sheet), it is turned; the
 plan says so and how many fit.
 
+Pieces of different sizes share a sheet when a block of the smaller count fits under the pieces
+already on it (``fit_below``): each block is a grid of its own with its own crop marks, kept
+``BAND_GAP`` apart, so a lone strip (a round track, a few tokens) does not take a sheet alone.
+
 Duplex: a sheet turned over its long edge (portrait paper, the usual default) shows its back
 mirrored left-right, so the back of the piece in column c goes to column (n-1-c); turned over
 its short edge the rows mirror instead. Mirroring the exact position (x' = W - x - w) rather
@@ -24,6 +28,9 @@ MARK_GAP = 0.5  # between the bleed edge and the start of a crop mark
 MARK_LEN = 4.0
 MIN_MARK = 2.0  # room kept for crop marks on every side of the block of pieces
 MARK_ROOM = MARK_GAP + MIN_MARK
+#: between two blocks of pieces sharing a sheet: room for the upper block's bottom crop marks and
+#: the lower block's top ones, full length, without either touching the other block's bleed
+BAND_GAP = 2 * (MARK_GAP + MARK_LEN)
 
 
 @dataclass(frozen=True)
@@ -135,3 +142,33 @@ def make_grid(paper: tuple[float, float], size: tuple[float, float], bleed: floa
     if turned is not None and (upright is None or turned.per_page > upright.per_page):
         return turned
     return upright
+
+
+def used_bottom(grid: Grid, used: int) -> float:
+    """y of the bottom bleed edge of the rows the first ``used`` pieces of ``grid`` fill."""
+    rows_used = -(-used // grid.cols)
+    h = grid.cell[1] + 2 * grid.bleed
+    return grid.bottom + (grid.rows - rows_used) * h
+
+
+def fit_below(paper: tuple[float, float], size: tuple[float, float], bleed: float, top: float,
+              count: int) -> Grid | None:
+    """A grid holding all ``count`` pieces inside the printable area below the bleed edge at y =
+    ``top`` (``BAND_GAP`` kept for both blocks' crop marks), in as few rows as fit; None if they
+    do not all fit there."""
+    left, bottom, aw, _ = printable_area(paper)
+    ah = top - BAND_GAP - bottom
+    best: Grid | None = None
+    for rotated in (False, True) if size[0] != size[1] else (False,):
+        w, h = (size[1], size[0]) if rotated else size
+        pw, ph = w + 2 * bleed, h + 2 * bleed
+        cols = min(int((aw + 1e-6) // pw), count)
+        if cols < 1:
+            continue
+        rows = -(-count // cols)
+        if rows * ph > ah + 1e-6:
+            continue
+        grid = Grid(paper, size, bleed, cols, rows, left + (aw - cols * pw) / 2, top - BAND_GAP - rows * ph, rotated)
+        if best is None or rows * ph < best.rows * (best.cell[1] + 2 * bleed) - 1e-6:
+            best = grid
+    return best
