@@ -69,7 +69,7 @@ def one_line(text: str) -> str:
 
 
 def format_text(diags: list[Diagnostic]) -> str:
-    """Compiler-style lines: ``file:line:col: error HK101: message`` then an indented hint."""
+    """Compiler-style lines: ``file:line:col: error HK104: message`` then an indented hint."""
     lines = []
     for d in diags:
         lines.append(f"{one_line(d.file)}:{d.line}:{d.col}: {d.severity.value} {d.code}: {one_line(d.message)}")

@@ -1,0 +1,38 @@
+"""The reference pages say what the product does: codes, options and examples read from the pages
+themselves and checked against the code and the running CLI."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import ROOT
+
+DIAGNOSTICS = ROOT / "docs" / "diagnostics.md"
+_RAISED = re.compile(r"""["'](HK\d{3})["']""")
+
+
+def _raised_codes() -> dict[str, str]:
+    """Every diagnostic code the toolkit and the engine can report -> one file that reports it."""
+    found: dict[str, str] = {}
+    for folder in ("toolkit", "engine"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for code in _RAISED.findall(path.read_text(encoding="utf-8")):
+                found.setdefault(code, str(path.relative_to(ROOT)))
+    return found
+
+
+def _listed_codes() -> set[str]:
+    return set(re.findall(r"^\| (HK\d{3}) \|", DIAGNOSTICS.read_text(encoding="utf-8"), re.MULTILINE))
+
+
+def test_every_code_hordekit_reports_is_listed_in_diagnostics_md() -> None:
+    raised = _raised_codes()
+    assert len(raised) > 50, "the scan found too few codes to be looking in the right place"
+    missing = {code: where for code, where in raised.items() if code not in _listed_codes()}
+    assert not missing, f"codes reported but not listed in docs/diagnostics.md: {missing}"
+
+
+def test_every_code_diagnostics_md_lists_is_one_hordekit_reports() -> None:
+    stale = _listed_codes() - set(_raised_codes())
+    assert not stale, f"docs/diagnostics.md lists codes nothing reports: {sorted(stale)}"
