@@ -7,6 +7,7 @@ a broken file never stops the others from being checked.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -134,9 +135,10 @@ def _check_manifest_sense(game: Game, manifest_name: str) -> list[Diagnostic]:
     if lo > hi:
         pos = game.manifest.pos(("players", "min"))
         diags.append(error("HK206", f"players: min {lo} is more than max {hi}", manifest_name, pos.line, pos.col))
-    if game.id != game.dir.name:
+    folder = Path(os.path.abspath(game.dir)).name  # `.` when run inside the game's folder
+    if game.id != folder:
         pos = game.manifest.pos(("id",))
-        diags.append(warning("HK205", f"game id '{game.id}' differs from its folder name '{game.dir.name}'",
+        diags.append(warning("HK205", f"game id '{game.id}' differs from its folder name '{folder}'",
                              manifest_name, pos.line, pos.col, "rename one so that paths and ids agree"))
     return diags
 

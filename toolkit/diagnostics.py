@@ -145,6 +145,12 @@ def format_github(diags: list[Diagnostic]) -> str:
     return "\n".join(lines)
 
 
+def github_annotation(file: str, line: int, col: int, title: str, message: str, level: str = "error") -> str:
+    """One GitHub Actions annotation at ``file:line:col`` (the file named from the repository root)."""
+    return (f"::{level} file={_escape_github(repository_path(file), prop=True)},line={line},col={col},"
+            f"title={_escape_github(title, prop=True)}::{_escape_github(message)}")
+
+
 FORMATTERS = {"text": format_text, "json": format_json, "github": format_github}
 
 

@@ -443,6 +443,7 @@ def scenario(
     Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
     """
     from engine.core.scenario import run_scenario
+    from toolkit.diagnostics import github_annotation
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
@@ -461,14 +462,25 @@ def scenario(
     failed = 0
     records: list[dict[str, Any]] = []
     echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
+
+    def fail(name: str, line: int, col: int, message: str) -> None:
+        """One failure of the current scenario, in the format asked for."""
+        records[-1]["failures"].append({"line": line, "col": col, "message": message})
+        echo(f"FAIL {name}:{line}:{col}: {message}")
+        if format is OutputFormat.github:
+            echo(github_annotation(name, line, col, "scenario failed", message))
+
     for path in paths:
         doc, diags = read_yaml(path)
         name = display(path)
         if diags or not isinstance(doc.data, dict) or "game" not in doc.data:
+            title = doc.data.get("name", path.stem) if isinstance(doc.data, dict) else path.stem
+            records.append({"file": name, "name": str(title), "passed": False, "failures": []})
             for d in diags:
-                typer.echo(f"{d.file}:{d.line}:{d.col}: {d.message}")
+                fail(name, d.line, d.col, d.message + (f" ({d.hint})" if d.hint else ""))
             if not diags:
-                typer.echo(f"{name}:1:1: a scenario is a mapping with at least 'game', 'setup' and 'expect'")
+                fail(name, 1, 1, "a scenario is a mapping that names its game (`game:`), with the steps and "
+                                 "expectations of the example (docs/scenarios.md)")
             failed += 1
             continue
         game_id = str(doc.data["game"])
@@ -491,8 +503,8 @@ def scenario(
             pos = doc.pos(("game",))
             message = reasons.get(game_id) or f"game '{game_id}' cannot be played"
             records.append({"file": name, "name": str(doc.data.get("name", path.stem)), "passed": False,
-                            "failures": [{"line": pos.line, "col": pos.col, "message": message}]})
-            echo(f"FAIL {name}:{pos.line}:{pos.col}: {message}")
+                            "failures": []})
+            fail(name, pos.line, pos.col, message)
             failed += 1
             continue
         loaded, spec, model = cache[game_id]
@@ -512,10 +524,7 @@ def scenario(
         for p in problems:
             place = _scenario_place(p, doc.data)
             pos = doc.pos(place, key=place[0] in ("setup", "options") and len(place) > 1 and isinstance(place[-1], str))
-            records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
-            echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
-            if format is OutputFormat.github:
-                echo(f"::error file={name},line={pos.line},col={pos.col},title=scenario failed::{p}")
+            fail(name, pos.line, pos.col, p)
     if format is OutputFormat.json:
         typer.echo(json.dumps(records, indent=2))
     echo(f"{len(paths) - failed} passed, {failed} failed")
