@@ -36,3 +36,23 @@ def test_every_code_hordekit_reports_is_listed_in_diagnostics_md() -> None:
 def test_every_code_diagnostics_md_lists_is_one_hordekit_reports() -> None:
     stale = _listed_codes() - set(_raised_codes())
     assert not stale, f"docs/diagnostics.md lists codes nothing reports: {sorted(stale)}"
+
+
+def test_annotations_name_files_from_the_repository_root_as_ci_md_says(tmp_path: Path, monkeypatch) -> None:
+    """docs/ci.md: whichever folder a step runs in, annotations name files from the repository root."""
+    import subprocess
+
+    from conftest import run_cli
+
+    assert "from the repository root" in (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    game = tmp_path / "content" / "fungus-wars"
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("steps: 3", "stepz: 3"))
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)  # not in a workflow: the folder holding .git is the root
+    for args in (("validate", "--format", "github"), ("build", "--format", "github", "-n", "1")):
+        proc = run_cli(*args, cwd=game)
+        assert proc.returncode == 1
+        files = {line.split("file=")[1].split(",")[0] for line in proc.stdout.splitlines() if line.startswith("::")}
+        assert files and all(f.startswith("content/fungus-wars/") for f in files), (args, proc.stdout)

@@ -303,7 +303,7 @@ class BuildOptions:
 
 def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, format: OutputFormat) -> dict[str, Any]:
     """Validate, smoke and print one game; each stage's outcome as ok, failed or skipped."""
-    from toolkit.diagnostics import FORMATTERS, Severity, summary
+    from toolkit.diagnostics import FORMATTERS, Severity, github_annotation, summary
     from toolkit.paths import display
 
     loaded = load_checked(gdir)
@@ -316,7 +316,7 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
         if format is not OutputFormat.json and (status == "failed" or verbosity() >= 0):
             typer.echo(f"[{name}] {stage}: {message}")
         if format is OutputFormat.github and status == "failed":
-            typer.echo(f"::error file={display(gdir / 'game.yaml')},title=hordekit build::{stage}: {message}")
+            typer.echo(github_annotation(display(gdir / "game.yaml"), 1, 1, "hordekit build", f"{stage}: {message}"))
 
     bad = [d for d in loaded.diagnostics if d.severity is Severity.ERROR or opts.strict]
     if loaded.diagnostics and format is not OutputFormat.json:
