@@ -50,3 +50,41 @@ def test_a_key_indented_too_little_says_so(tmp_path: Path) -> None:
     assert code == 1
     assert "content/fungus-wars/cards.yaml:16:4: error HK001" in out, out
     assert "hint: this line is indented differently from the entries around it" in out, out
+
+
+def test_a_dask_run_without_a_scheduler_is_a_usage_error(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--backend", "dask", "-n", "2", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "--backend dask needs --scheduler ADDRESS" in proc.stderr
+    assert "internal error" not in proc.stderr
+
+
+def test_a_scheduler_without_the_dask_backend_is_a_usage_error(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--scheduler", "tcp://127.0.0.1:8786", "-n", "2", cwd=tmp_path)
+    assert proc.returncode == 2 and "--scheduler is for --backend dask" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out" / "fungus-wars" / "smoke-report.json").exists()
+
+
+def test_a_scheduler_address_dask_cannot_read_is_a_usage_error(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--backend", "dask", "--scheduler", "tpc://127.0.0.1:8786", "-n", "2",
+                   cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "--scheduler tpc://127.0.0.1:8786: not a Dask scheduler address" in proc.stderr
+    assert "internal error" not in proc.stderr
+
+
+def test_a_scheduler_that_does_not_answer_fails_the_run_with_what_to_do(tmp_path: Path) -> None:
+    import socket
+
+    _game(tmp_path)
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = run_cli("smoke", "fungus-wars", "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{port}", "-n", "2",
+                   cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert f"cannot reach a Dask scheduler at tcp://127.0.0.1:{port}" in proc.stderr
+    assert "dask scheduler" in proc.stderr and "internal error" not in proc.stderr

@@ -135,13 +135,20 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     from toolkit.paths import display
     from toolkit.smoke.files import clear_logs, save_log, write_csvs, write_json
     from toolkit.smoke.html import render_html
-    from toolkit.smoke.runner import RunPlan, run
+    from toolkit.smoke.runner import RunPlan, SchedulerError, run
     from toolkit.smoke.stats import build_report, compare
 
     plan = RunPlan(game=spec.id, rules=loaded.game.rules, games=games, players=players, seed=seed,
                    bots=tuple(bots), check=check, options=variant_options(variants))
     bar = _Progress(games, progress and sys.stderr.isatty())
-    outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
+    try:
+        outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
+    except SchedulerError as exc:
+        bar.close()
+        if exc.usage:
+            usage_error(str(exc))
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     bar.close()
     for note in outcome.notes:
         typer.echo(note, err=True)
@@ -284,6 +291,16 @@ def smoke(
     output = renamed_out_dir(old_output, output)
     if backend not in ("process", "dask"):
         usage_error("--backend is 'process' or 'dask'")
+    if backend == "dask" and not scheduler:
+        usage_error("--backend dask needs --scheduler ADDRESS, the address of a running Dask scheduler "
+                    "(e.g. tcp://10.0.0.5:8786)")
+    if scheduler and backend != "dask":
+        usage_error("--scheduler is for --backend dask: add --backend dask, or leave --scheduler out")
+    if backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            usage_error("--backend dask needs Dask, which is not installed: pip install 'hordekit[dask]'")
     if check and fast:
         usage_error("--check and --fast exclude each other")
     from toolkit.outpaths import check_output_dir, default_label
