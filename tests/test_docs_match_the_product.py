@@ -56,3 +56,31 @@ def test_annotations_name_files_from_the_repository_root_as_ci_md_says(tmp_path:
         assert proc.returncode == 1
         files = {line.split("file=")[1].split(",")[0] for line in proc.stdout.splitlines() if line.startswith("::")}
         assert files and all(f.startswith("content/fungus-wars/") for f in files), (args, proc.stdout)
+
+
+def test_the_tutorials_new_component_kind_validates_after_what_schema_for_says(tmp_path: Path) -> None:
+    """docs/tutorial.md, "A new component kind": items by hand, the manifest entry the page shows,
+    `schema --for`, then the `schema:` line it asks for; the game validates."""
+    from conftest import run_cli
+
+    page = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    entry = re.search(r"```yaml\n(\s*spore:\n.*?)\s*```", page, re.DOTALL).group(1)
+    indent = len(entry) - len(entry.lstrip(" "))
+    entry = "\n".join(line[indent - 2:] for line in entry.splitlines()) + "\n"  # as pasted under components:
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    game = tmp_path / "content" / "fungus-wars"
+    (game / "spores.yaml").write_text("kind: spore\nitems:\n"
+                                      "  - {id: red-spore, name: Red Spore, quantity: 4, power: 2}\n"
+                                      "  - {id: blue-spore, name: Blue Spore, quantity: 4, power: 3}\n")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + entry)
+    proc = run_cli("schema", "--for", "fungus-wars", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "schemas/spores.schema.json: derived from 2 spore item(s)" in proc.stdout, proc.stdout
+    asked = re.search(r"add `(schema: [\w.-]+)` under components\.spore", proc.stdout)
+    assert asked, proc.stdout
+    assert (game / "spores.yaml").read_text().startswith("# yaml-language-server: $schema=schemas/spores.schema.json")
+    manifest.write_text(manifest.read_text() + f"    {asked.group(1)}\n")
+    proc = run_cli("validate", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert ": error " not in proc.stdout and "warning HK406" in proc.stdout
