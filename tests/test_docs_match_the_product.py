@@ -84,3 +84,52 @@ def test_the_tutorials_new_component_kind_validates_after_what_schema_for_says(t
     proc = run_cli("validate", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert ": error " not in proc.stdout and "warning HK406" in proc.stdout
+
+
+def _command_options() -> dict[str, set[str]]:
+    """Every command line hordekit has (`pnp`, `import csv`) -> its visible long options."""
+    import typer
+
+    from toolkit.cli import app
+
+    found: dict[str, set[str]] = {}
+
+    def walk(cmd, path: tuple[str, ...]) -> None:
+        if hasattr(cmd, "commands"):
+            for name, sub in cmd.commands.items():
+                walk(sub, path + (name,))
+            return
+        found[" ".join(path)] = {o for p in cmd.params if getattr(p, "param_type_name", "") == "option"
+                                 and not p.hidden for o in [*p.opts, *p.secondary_opts] if o.startswith("--")}
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+def _pages() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
+
+
+def test_every_option_of_every_command_is_in_the_docs() -> None:
+    commands = _command_options()
+    assert {"validate", "pnp", "import csv", "export tts", "smoke", "new"} <= set(commands)
+    pages = _pages()
+    missing = []
+    for command, options in sorted(commands.items()):
+        for option in sorted(options - {"--help"}):
+            pair = {option, option.replace("--no-", "--", 1), "--no-" + option[2:]}
+            if not any(re.search(re.escape(o) + r"(?![\w-])", pages) for o in pair if o in options):
+                missing.append(f"hordekit {command} {option}")
+    assert not missing, f"options in --help that no page mentions: {missing}"
+
+
+def test_every_option_a_page_gives_a_command_is_one_it_has() -> None:
+    commands = _command_options()
+    names = sorted(commands, key=len, reverse=True)  # `import csv` before `import`
+    pattern = re.compile(r"hordekit (" + "|".join(map(re.escape, names)) + r")\b([^`\n]*)")
+    wrong = []
+    for m in pattern.finditer(_pages()):
+        for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", m.group(2)):
+            if option not in commands[m.group(1)] | {"--help"}:
+                wrong.append(m.group(0).strip())
+    assert len(list(pattern.finditer(_pages()))) > 50
+    assert not wrong, f"command lines in the docs with options the command does not have: {wrong}"
