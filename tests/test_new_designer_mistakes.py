@@ -88,3 +88,21 @@ def test_a_scheduler_that_does_not_answer_fails_the_run_with_what_to_do(tmp_path
     assert proc.returncode == 1, proc.stderr
     assert f"cannot reach a Dask scheduler at tcp://127.0.0.1:{port}" in proc.stderr
     assert "dask scheduler" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_a_misspelt_component_file_in_the_manifest_suggests_the_file_there(tmp_path: Path) -> None:
+    manifest = _game(tmp_path) / "game.yaml"
+    _edit(manifest, "file: cards.yaml", "file: card.yaml")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/game.yaml:14:11: error HK014: component file for 'card' not found" in out, out
+    assert "hint: the path is relative to game.yaml; did you mean `cards.yaml`?" in out, out
+
+
+def test_a_misspelt_schema_in_the_manifest_suggests_the_schema_there(tmp_path: Path) -> None:
+    manifest = _game(tmp_path) / "game.yaml"
+    _edit(manifest, "schema: cards.schema.json", "schema: card.schema.json")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/game.yaml:15:13: error HK013: schema for 'card' not found" in out, out
+    assert "did you mean `cards.schema.json`?" in out, out

@@ -49,7 +49,8 @@ def check_game(game_dir: Path) -> LoadedGame:
             pos = game.manifest.pos(("components", kind.name, "file"))
             out.diagnostics.append(error(
                 "HK014", f"component file for '{kind.name}' not found: {display(kind.files[0]) if kind.files else '(empty folder)'}",
-                manifest_name, pos.line, pos.col, "the path is relative to game.yaml"))
+                manifest_name, pos.line, pos.col,
+                _with_guess("the path is relative to game.yaml", kind.files[0] if kind.files else None)))
             continue
         for f in kind.files:
             doc, file_diags = read_yaml(f)
@@ -69,7 +70,8 @@ def check_game(game_dir: Path) -> LoadedGame:
             pos = game.manifest.pos(("components", kind.name, "schema"))
             out.diagnostics.append(error(
                 "HK013", f"schema for '{kind.name}' not found: {display(kind.schema)}",
-                manifest_name, pos.line, pos.col, f"schemas are looked up in {display(game.schemas_dir)}"))
+                manifest_name, pos.line, pos.col,
+                _with_guess(f"schemas are looked up in {display(game.schemas_dir)}", kind.schema)))
             continue
         checker = SchemaChecker(store, kind.schema, ids, frozenset(unloaded))
         checkers.append(checker)
@@ -127,6 +129,18 @@ def _note_skipped_refs(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]
             out.diagnostics[i] = error(d.code, f"{d.message} ({n} reference{'s' * (n != 1)} to "
                                                f"'{kind}' ids elsewhere could not be checked)",
                                        d.file, d.line, d.col, d.hint)
+
+
+def _with_guess(hint: str, missing: Path | None) -> str:
+    """``hint``, and the file of a like name next to where a missing one was looked for."""
+    if missing is None or missing.is_dir() or not missing.parent.is_dir():
+        return hint
+    try:
+        near = [p.name for p in missing.parent.iterdir()]
+    except OSError:
+        return hint
+    guess = did_you_mean(missing.name, near)
+    return f"{hint}; {guess}" if guess else hint
 
 
 def _check_manifest_sense(game: Game, manifest_name: str) -> list[Diagnostic]:
