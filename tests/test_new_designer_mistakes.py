@@ -106,3 +106,21 @@ def test_a_misspelt_schema_in_the_manifest_suggests_the_schema_there(tmp_path: P
     assert code == 1
     assert "content/fungus-wars/game.yaml:15:13: error HK013: schema for 'card' not found" in out, out
     assert "did you mean `cards.schema.json`?" in out, out
+
+
+def test_a_layout_template_reading_a_field_the_card_lacks_suggests_the_field(tmp_path: Path) -> None:
+    layouts = _game(tmp_path) / "templates" / "layouts.yaml"
+    _edit(layouts, 'text: "{{ steps }}"', 'text: "{{ stepz }}"')
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/templates/layouts.yaml:25:68: error HK403: template error: 'stepz' is undefined" in out
+    assert "hint: did you mean `steps`?" in out, out
+
+
+def test_an_effect_sentence_reading_a_parameter_the_effect_lacks_suggests_the_parameter(tmp_path: Path) -> None:
+    text = _game(tmp_path) / "templates" / "text.yaml"
+    _edit(text, "{{ amount }}", "{{ amout }}")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/templates/text.yaml:3:7: error HK403: template error: 'amout' is undefined" in out, out
+    assert "hint: did you mean `amount`?" in out, out

@@ -153,7 +153,7 @@ def _render(canvas: Any, design: Design, ctx: dict[str, Any], env: DrawEnv, targ
         render_design(canvas, design, ctx, env, target, bleed, loaded.data)
     except TemplateProblem as exc:
         env.collector.add(error("HK403", f"{exc.message} (while printing {target.label}, {target.file}:{target.line})",
-                                exc.file, exc.line, exc.col, "fix the template; see docs/pnp.md for what templates see"))
+                                exc.file, exc.line, exc.col, exc.hint("fix the template; see docs/pnp.md for what templates see")))
 
 
 def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:
