@@ -124,3 +124,18 @@ def test_an_effect_sentence_reading_a_parameter_the_effect_lacks_suggests_the_pa
     assert code == 1
     assert "content/fungus-wars/templates/text.yaml:3:7: error HK403: template error: 'amout' is undefined" in out, out
     assert "hint: did you mean `amount`?" in out, out
+
+
+def test_a_command_run_from_a_folder_inside_the_game_names_the_game_above(tmp_path: Path) -> None:
+    schemas = _game(tmp_path) / "schemas"
+    for command in ("validate", "pnp", "smoke"):
+        proc = run_cli(command, cwd=schemas)
+        assert proc.returncode == 2, (command, proc.stderr)
+        assert "This folder is inside the game in .. (fungus-wars)" in proc.stderr, (command, proc.stderr)
+    assert run_cli("validate", "..", cwd=schemas).returncode == 0  # what the hint says works
+
+
+def test_a_command_run_from_an_empty_folder_says_how_to_start(tmp_path: Path) -> None:
+    proc = run_cli("validate", cwd=tmp_path)
+    assert proc.returncode == 2 and "hordekit new NAME" in proc.stderr
+    assert "inside the game" not in proc.stderr
