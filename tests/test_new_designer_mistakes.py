@@ -139,3 +139,15 @@ def test_a_command_run_from_an_empty_folder_says_how_to_start(tmp_path: Path) ->
     proc = run_cli("validate", cwd=tmp_path)
     assert proc.returncode == 2 and "hordekit new NAME" in proc.stderr
     assert "inside the game" not in proc.stderr
+
+
+def test_a_new_kind_listed_with_only_its_file_names_each_missing_field(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    (game / "spores.yaml").write_text("kind: spore\nitems:\n  - {id: red-spore, name: Red Spore}\n")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + "  spore:\n    file: spores.yaml\n")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "game.yaml:19:5: error HK103: missing required field 'schema' (at components.spore)\n" in out, out
+    assert "game.yaml:19:5: error HK103: missing required field 'expected' (at components.spore)\n" in out, out
+    assert "more like it here" not in out

@@ -78,17 +78,22 @@ def format_text(diags: list[Diagnostic]) -> str:
     return "\n".join(lines)
 
 
+#: Codes whose every message at one place is a mistake of its own (a missing field names the field).
+SEPARATE_AT_ONE_PLACE = frozenset({"HK103"})
+
+
 def collapse_repeats(diags: list[Diagnostic]) -> list[Diagnostic]:
     """One diagnostic per place: the same code at the same ``file:line:col`` is one mistake.
 
     A typo in a text template fails once for every card that uses it; the designer needs the
     template's place once, with a count of how many pieces it affects.
     """
-    seen: dict[tuple[str, str, str, int, int], int] = {}
+    seen: dict[tuple[str, str, str, int, int, str], int] = {}
     counts: list[int] = []
     kept: list[Diagnostic] = []
     for d in diags:
-        key = (d.severity.value, d.code, d.file, d.line, d.col)
+        # two fields missing from one mapping are two mistakes at one place: each is named
+        key = (d.severity.value, d.code, d.file, d.line, d.col, d.message if d.code in SEPARATE_AT_ONE_PLACE else "")
         if key in seen:
             counts[seen[key]] += 1
             continue
