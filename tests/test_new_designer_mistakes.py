@@ -151,3 +151,20 @@ def test_a_new_kind_listed_with_only_its_file_names_each_missing_field(tmp_path:
     assert "game.yaml:19:5: error HK103: missing required field 'schema' (at components.spore)\n" in out, out
     assert "game.yaml:19:5: error HK103: missing required field 'expected' (at components.spore)\n" in out, out
     assert "more like it here" not in out
+
+
+def test_a_die_whose_faces_template_names_no_component_is_reported_at_the_faces(tmp_path: Path) -> None:
+    """The icons.yaml example of docs/pnp.md reads a die's faces from a component: one that the
+    game does not have is an error at the `faces` value, with the id it may have meant."""
+    game = _game(tmp_path)
+    (game / "templates" / "icons.yaml").write_text(
+        "dice:\n"
+        "  attack:\n"
+        "    icon: \"yellow-{face}\"\n"
+        "    faces: \"{{ ref('strid').steps }}\"\n"
+        "    style: pips\n")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert ("content/fungus-wars/templates/icons.yaml:4:12: error HK403: template error: "
+            "no component with id 'strid' (did you mean `stride`?)") in out, out
+    assert "hint: a die's `faces` template sees the game's components" in out, out

@@ -289,7 +289,10 @@ class Templates:
         """Another component of the game by id, e.g. ``ref(resource).colour``."""
         item = self._lookup.get(str(item_id))
         if item is None:
-            raise TemplateError(f"no component with id '{item_id}'")
+            from toolkit.diagnostics import did_you_mean
+
+            guess = did_you_mean(str(item_id), self._lookup) if len(self._lookup) <= 20_000 else ""
+            raise TemplateError(f"no component with id '{item_id}'" + (f" ({guess})" if guess else ""))
         return item
 
     def compile(self, source: str, where: Where) -> Any:
