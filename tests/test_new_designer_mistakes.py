@@ -168,3 +168,10 @@ def test_a_die_whose_faces_template_names_no_component_is_reported_at_the_faces(
     assert ("content/fungus-wars/templates/icons.yaml:4:12: error HK403: template error: "
             "no component with id 'strid' (did you mean `stride`?)") in out, out
     assert "hint: a die's `faces` template sees the game's components" in out, out
+
+
+def test_validate_run_inside_the_game_folder_names_the_game_in_its_summary(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    proc = run_cli("validate", cwd=game)
+    assert proc.returncode == 0
+    assert proc.stdout.strip().splitlines()[-1] == "fungus-wars (this folder): ok", proc.stdout

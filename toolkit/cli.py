@@ -117,7 +117,7 @@ def validate(
             if found:
                 typer.echo(FORMATTERS["text"](found))
             if found or verbosity() >= 0:
-                typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
+                typer.echo(f"{_game_label(gdir, loaded)}: {'ok' if not found else summary(found)}")
             say(f"    {len(loaded.docs)} files, {sum(len(v) for v in loaded.data.values())} items, "
                 f"fingerprint {loaded.fingerprint}, {time.perf_counter() - start:.2f} s", level=1)
     if format is not OutputFormat.text:
@@ -299,6 +299,16 @@ class BuildOptions:
     bleed: float
     skip: set[str]
     out_dir: Path
+
+
+def _game_label(gdir: Path, loaded: Any) -> str:
+    """How a summary line names a game: its folder, or its id when the folder is the one here."""
+    from toolkit.paths import display
+
+    shown = display(gdir)
+    if shown != ".":
+        return shown
+    return f"{loaded.game.id} (this folder)" if loaded.game is not None else "this folder"
 
 
 def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, format: OutputFormat) -> dict[str, Any]:
