@@ -133,3 +133,22 @@ def test_every_option_a_page_gives_a_command_is_one_it_has() -> None:
                 wrong.append(m.group(0).strip())
     assert len(list(pattern.finditer(_pages()))) > 50
     assert not wrong, f"command lines in the docs with options the command does not have: {wrong}"
+
+
+def test_the_csv_example_of_content_format_md_imports_as_the_page_says(tmp_path: Path) -> None:
+    """docs/content-format.md: the heroes sheet, with the commands the page gives, imports cleanly
+    and makes the nested `cost.dice` column a `cost: {dice: …}` field."""
+    from conftest import run_cli
+    from ruamel.yaml import YAML
+
+    page = (ROOT / "docs" / "content-format.md").read_text(encoding="utf-8")
+    sheet = re.search(r"```csv file=heroes\.csv\n(.*?)```", page, re.DOTALL).group(1)
+    section = page[page.index("## From a spreadsheet"):]
+    commands = [c for c in re.findall(r"`(hordekit (?:new|import csv) [^`]*)`", section) if "my-hordes" in c]
+    assert [c.split()[1] for c in commands] == ["new", "import"], commands
+    (tmp_path / "heroes.csv").write_text(sheet)
+    for command in commands:
+        proc = run_cli(*command.split()[1:], cwd=tmp_path)
+        assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
+    items = YAML(typ="safe").load((tmp_path / "new-heroes.yaml").read_text())["items"]
+    assert items[1]["cost"] == {"dice": "XX"} and items[0]["effects"] == [{"kind": "shield", "amount": 1}]
