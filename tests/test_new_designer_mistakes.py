@@ -175,3 +175,38 @@ def test_validate_run_inside_the_game_folder_names_the_game_in_its_summary(tmp_p
     proc = run_cli("validate", cwd=game)
     assert proc.returncode == 0
     assert proc.stdout.strip().splitlines()[-1] == "fungus-wars (this folder): ok", proc.stdout
+
+
+def _game_with_art(tmp_path: Path) -> Path:
+    """The starter game with art, as docs/pnp.md says: an `art` field in the schema, an image box."""
+    game = _game(tmp_path)
+    _edit(game / "schemas" / "cards.schema.json",
+          '"notes": {"type": "string", "description": "Designer notes; never printed."}',
+          '"notes": {"type": "string", "description": "Designer notes; never printed."},\n'
+          '        "art": {"$ref": "common.schema.json#/$defs/art"}')
+    _edit(game / "templates" / "layouts.yaml", "      - {type: ellipse,",
+          '      - {type: image, x: 6, y: 30, w: 20, h: 20, image: "{{ item.art }}", when: "item.art is defined"}\n'
+          "      - {type: ellipse,")
+    _edit(game / "cards.yaml", "    flavor: One foot", "    art: art/stride.png\n    flavor: One foot")
+    return game
+
+
+def test_missing_art_is_reported_at_the_art_field_after_a_list_of_effects(tmp_path: Path) -> None:
+    _game_with_art(tmp_path)
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/cards.yaml:12:10: error HK405: card 'stride': art 'art/stride.png' not found" in out, out
+    proc = run_cli("pnp", cwd=tmp_path)
+    assert proc.returncode == 0  # printed with a placeholder, so a sheet can be printed before the art is done
+    assert "content/fungus-wars/cards.yaml:12:10: warning HK405" in proc.stdout + proc.stderr
+
+
+def test_coarse_art_is_reported_at_the_art_field_after_a_list_of_effects(tmp_path: Path) -> None:
+    from PIL import Image
+
+    game = _game_with_art(tmp_path)
+    (game / "art").mkdir()
+    Image.new("RGB", (40, 40), "#2f5d50").save(game / "art" / "stride.png")
+    code, out = _validate(tmp_path)
+    assert code == 0, out
+    assert "content/fungus-wars/cards.yaml:12:10: warning HK416: card 'stride': art 'art/stride.png' prints at" in out, out
