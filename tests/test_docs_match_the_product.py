@@ -152,3 +152,34 @@ def test_the_csv_example_of_content_format_md_imports_as_the_page_says(tmp_path:
         assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
     items = YAML(typ="safe").load((tmp_path / "new-heroes.yaml").read_text())["items"]
     assert items[1]["cost"] == {"dice": "XX"} and items[0]["effects"] == [{"kind": "shield", "amount": 1}]
+
+
+def test_the_board_examples_of_pnp_md_print_without_a_warning(tmp_path: Path) -> None:
+    """docs/pnp.md's two board examples, pasted into a game that declares their icons, validate
+    clean (inside the safe zone, every icon known) and print."""
+    from conftest import run_cli
+
+    page = (ROOT / "docs" / "pnp.md").read_text(encoding="utf-8")
+    boards = [b for b in re.findall(r"```yaml\n(.*?)```", page, re.DOTALL) if b.startswith("boards:\n")]
+    assert len(boards) == 2
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    templates = tmp_path / "content" / "fungus-wars" / "templates"
+    layouts = templates / "layouts.yaml"
+    layouts.write_text(layouts.read_text() + "\n" + boards[0] + boards[1].split("\n", 1)[1])
+    (templates / "icons.yaml").write_text(
+        "icons:\n"
+        "  flag:\n"
+        "    legend: the flag to take\n"
+        "    shapes:\n"
+        "      - {rect: [20, 10, 8, 80], fill: ink}\n"
+        "      - {polygon: [[28, 10], [80, 25], [28, 40]], fill: \"#c0392b\"}\n"
+        "dice:\n"
+        "  yellow:\n"
+        "    legend: a yellow die showing {face}\n"
+        "    faces: [1, 2, 3, 4, 5, 6]\n"
+        "    style: pips\n"
+        "    fill: \"#f2c94c\"\n")
+    proc = run_cli("validate", "--strict", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    proc = run_cli("pnp", "--only", "board", cwd=tmp_path)
+    assert proc.returncode == 0 and "0 warnings" in proc.stderr + proc.stdout, proc.stdout + proc.stderr
