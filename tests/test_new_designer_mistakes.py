@@ -210,3 +210,17 @@ def test_coarse_art_is_reported_at_the_art_field_after_a_list_of_effects(tmp_pat
     code, out = _validate(tmp_path)
     assert code == 0, out
     assert "content/fungus-wars/cards.yaml:12:10: warning HK416: card 'stride': art 'art/stride.png' prints at" in out, out
+
+
+def test_a_variant_the_new_game_does_not_have_is_a_usage_error(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--variant", "advanced", "-n", "2", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout
+    assert "--variant advanced: this game has no variants (asked for: advanced)" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_variant_fantasy_draft_does_not_have_is_a_usage_error(tmp_path: Path) -> None:
+    proc = run_cli("smoke", "fantasy-draft", "--variant", "advanced", "-n", "1", "-d", str(tmp_path / "o"), cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout
+    assert "Fantasy Draft has no variants (asked for: advanced)" in proc.stderr, proc.stderr
