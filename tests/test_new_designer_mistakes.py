@@ -224,3 +224,12 @@ def test_a_variant_fantasy_draft_does_not_have_is_a_usage_error(tmp_path: Path) 
     proc = run_cli("smoke", "fantasy-draft", "--variant", "advanced", "-n", "1", "-d", str(tmp_path / "o"), cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout
     assert "Fantasy Draft has no variants (asked for: advanced)" in proc.stderr, proc.stderr
+
+
+def test_a_misspelt_backend_is_a_usage_error_listing_the_two(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--backend", "dusk", "-n", "1", cwd=tmp_path)
+    assert proc.returncode == 2 and "'process', 'dask'" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+    help_text = run_cli("smoke", "--help").stdout
+    assert "--backend process|dask" in help_text and "--scheduler ADDRESS" in help_text, help_text

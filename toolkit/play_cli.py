@@ -6,6 +6,7 @@ import json
 import re
 import sys
 import time
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -264,6 +265,13 @@ def _print_by_kind(r: dict[str, Any]) -> None:
              f"{', best and worst by how sure the lift is' if len(rows) > 8 else ''}: {cells}")
 
 
+class Backend(str, Enum):
+    """Where smoke games run: worker processes on this machine, or a Dask cluster."""
+
+    process = "process"
+    dask = "dask"
+
+
 def smoke(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, callback=games_limit, help="How many games to play.")] = 200,
@@ -274,8 +282,8 @@ def smoke(
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
     check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
-    backend: Annotated[str, typer.Option(help="process (this machine) or dask (a cluster).")] = "process",
-    scheduler: Annotated[Optional[str], typer.Option(help="Dask scheduler address, with --backend dask.")] = None,
+    backend: Annotated[Backend, typer.Option(metavar="process|dask", help="process (this machine) or dask (a cluster).")] = Backend.process,
+    scheduler: Annotated[Optional[str], typer.Option(metavar="ADDRESS", help="Dask scheduler address, with --backend dask.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: the summary; json: the report on standard output; github: the summary plus an annotation per failed game.")] = OutputFormat.text,
     as_json: Annotated[bool, typer.Option("--json", hidden=True, help="Same as --format json.")] = False,
     compare_with: Annotated[Optional[Path], typer.Option("--compare", help="An earlier smoke-report.json to compare with.")] = None,
@@ -289,8 +297,7 @@ def smoke(
     from toolkit.smoke.runner import default_bot, default_workers, known_bots
 
     output = renamed_out_dir(old_output, output)
-    if backend not in ("process", "dask"):
-        usage_error("--backend is 'process' or 'dask'")
+    backend = Backend(backend).value
     if backend == "dask" and not scheduler:
         usage_error("--backend dask needs --scheduler ADDRESS, the address of a running Dask scheduler "
                     "(e.g. tcp://10.0.0.5:8786)")
