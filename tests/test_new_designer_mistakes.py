@@ -233,3 +233,28 @@ def test_a_misspelt_backend_is_a_usage_error_listing_the_two(tmp_path: Path) -> 
     assert not (tmp_path / "out").exists()
     help_text = run_cli("smoke", "--help").stdout
     assert "--backend process|dask" in help_text and "--scheduler ADDRESS" in help_text, help_text
+
+
+def test_rules_named_without_py_suggest_the_rules_file_beside_the_manifest(tmp_path: Path) -> None:
+    _edit(_game(tmp_path) / "game.yaml", "rules: rules.py", "rules: rules")
+    code, out = _validate(tmp_path)
+    assert "content/fungus-wars/game.yaml:9:8: warning HK301: rules module rules is not available" in out, out
+    assert "did you mean `rules: rules.py`?" in out, out
+
+
+def test_a_syntax_error_in_the_rules_file_is_named_by_validate(tmp_path: Path) -> None:
+    rules = _game(tmp_path) / "rules.py"
+    lines = rules.read_text().splitlines()
+    rules.write_text("\n".join(lines) + "\ndef broken(:\n")
+    code, out = _validate(tmp_path)
+    assert f"SyntaxError: invalid syntax (rules.py, line {len(lines) + 1})" in out, out
+    assert "hint: fix content/fungus-wars/rules.py where the message says" in out, out
+    proc = run_cli("smoke", "fungus-wars", "-n", "1", cwd=tmp_path)
+    assert proc.returncode == 1 and "SyntaxError" in proc.stderr
+
+
+def test_a_misspelt_kind_in_layouts_yaml_is_named_in_the_hint(tmp_path: Path) -> None:
+    _edit(_game(tmp_path) / "templates" / "layouts.yaml", "\n  card:\n", "\n  cards:\n")
+    code, out = _validate(tmp_path)
+    assert "warning HK406: physical kind 'card' has no layout and is not printed" in out, out
+    assert "has a design for 'cards', a kind the manifest does not list: did you mean 'card' there?" in out, out
