@@ -258,3 +258,17 @@ def test_a_misspelt_kind_in_layouts_yaml_is_named_in_the_hint(tmp_path: Path) ->
     code, out = _validate(tmp_path)
     assert "warning HK406: physical kind 'card' has no layout and is not printed" in out, out
     assert "has a design for 'cards', a kind the manifest does not list: did you mean 'card' there?" in out, out
+
+
+def test_a_misspelt_bot_or_starting_game_suggests_the_right_name(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("smoke", "fungus-wars", "--bot", "heuristc", "-n", "1", cwd=tmp_path)
+    assert proc.returncode == 2 and "unknown bot 'heuristc' (did you mean `heuristic`?)" in proc.stderr, proc.stderr
+    proc = run_cli("new", "my-kingdoms", "--from", "kingdom", cwd=tmp_path)
+    assert proc.returncode == 2 and "unknown --from 'kingdom' (did you mean `kingdoms`?)" in proc.stderr, proc.stderr
+
+
+def test_replaying_a_log_that_is_not_there_says_so(tmp_path: Path) -> None:
+    proc = run_cli("replay", "out/fungus-wars/logs/game-1.json", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: no such file: out/fungus-wars/logs/game-1.json", proc.stderr

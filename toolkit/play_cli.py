@@ -78,7 +78,10 @@ def check_bots(spec: Any, names: list[str]) -> None:
     for name in names:
         base, _, setting = name.partition(":")
         if base not in known_bots(spec):
-            usage_error(f"unknown bot {base!r}; this game has: {', '.join(known_bots(spec))}")
+            from toolkit.diagnostics import did_you_mean
+
+            guess = did_you_mean(base, known_bots(spec))
+            usage_error(f"unknown bot {base!r}{f' ({guess})' if guess else ''}; this game has: {', '.join(known_bots(spec))}")
         if setting:
             try:
                 spec.bots[base](0, random.Random(0), budget=setting)
@@ -358,6 +361,8 @@ def read_log(log: Path, game: str | None) -> dict[str, Any]:
         if len(raw) > LOG_MAX_BYTES:
             raise ValueError(f"larger than {LOG_MAX_BYTES:,} bytes")
         data = json.loads(raw)
+    except FileNotFoundError:
+        usage_error(f"no such file: {log}")
     except (OSError, ValueError, RecursionError) as exc:
         usage_error(f"{log}: not a hordekit game log ({'nested too deeply' if isinstance(exc, RecursionError) else exc})")
     if not isinstance(data, dict):
