@@ -272,3 +272,21 @@ def test_replaying_a_log_that_is_not_there_says_so(tmp_path: Path) -> None:
     proc = run_cli("replay", "out/fungus-wars/logs/game-1.json", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "error: no such file: out/fungus-wars/logs/game-1.json", proc.stderr
+
+
+def test_a_value_holding_colon_space_is_told_to_be_quoted(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "flavor: One foot in front of the other.", "flavor: Beware: it bites")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/fungus-wars/cards.yaml:12:19: error HK001" in out, out
+    assert "hint: this value holds ': ', which YAML reads as another key: put the whole value in quotes" in out, out
+
+
+def test_a_quote_never_closed_is_named(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "name: Leap", 'name: "Leap')
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "(while scanning a quoted scalar at line 14, column 11)" in out, out
+    assert "hint: a quote is opened and never closed" in out, out
