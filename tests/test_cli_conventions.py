@@ -88,7 +88,7 @@ def test_without_a_path_commands_look_only_here_and_say_when_there_is_no_game(co
 
 def test_without_a_path_the_game_in_the_current_folder_is_used(mini_game: Path) -> None:
     proc = run_cli("validate", cwd=mini_game)
-    assert proc.stdout.strip().splitlines()[-1].startswith(".:"), proc.stdout
+    assert proc.stdout.strip().splitlines()[-1].startswith("mini (this folder):"), proc.stdout
 
 
 def test_shipped_names_the_games_that_come_with_hordekit(tmp_path: Path) -> None:

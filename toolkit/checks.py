@@ -7,6 +7,7 @@ a broken file never stops the others from being checked.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -48,7 +49,8 @@ def check_game(game_dir: Path) -> LoadedGame:
             pos = game.manifest.pos(("components", kind.name, "file"))
             out.diagnostics.append(error(
                 "HK014", f"component file for '{kind.name}' not found: {display(kind.files[0]) if kind.files else '(empty folder)'}",
-                manifest_name, pos.line, pos.col, "the path is relative to game.yaml"))
+                manifest_name, pos.line, pos.col,
+                _with_guess("the path is relative to game.yaml", kind.files[0] if kind.files else None)))
             continue
         for f in kind.files:
             doc, file_diags = read_yaml(f)
@@ -68,7 +70,8 @@ def check_game(game_dir: Path) -> LoadedGame:
             pos = game.manifest.pos(("components", kind.name, "schema"))
             out.diagnostics.append(error(
                 "HK013", f"schema for '{kind.name}' not found: {display(kind.schema)}",
-                manifest_name, pos.line, pos.col, f"schemas are looked up in {display(game.schemas_dir)}"))
+                manifest_name, pos.line, pos.col,
+                _with_guess(f"schemas are looked up in {display(game.schemas_dir)}", kind.schema)))
             continue
         checker = SchemaChecker(store, kind.schema, ids, frozenset(unloaded))
         checkers.append(checker)
@@ -128,15 +131,28 @@ def _note_skipped_refs(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]
                                        d.file, d.line, d.col, d.hint)
 
 
+def _with_guess(hint: str, missing: Path | None) -> str:
+    """``hint``, and the file of a like name next to where a missing one was looked for."""
+    if missing is None or missing.is_dir() or not missing.parent.is_dir():
+        return hint
+    try:
+        near = [p.name for p in missing.parent.iterdir()]
+    except OSError:
+        return hint
+    guess = did_you_mean(missing.name, near)
+    return f"{hint}; {guess}" if guess else hint
+
+
 def _check_manifest_sense(game: Game, manifest_name: str) -> list[Diagnostic]:
     diags = []
     lo, hi = game.players
     if lo > hi:
         pos = game.manifest.pos(("players", "min"))
         diags.append(error("HK206", f"players: min {lo} is more than max {hi}", manifest_name, pos.line, pos.col))
-    if game.id != game.dir.name:
+    folder = Path(os.path.abspath(game.dir)).name  # `.` when run inside the game's folder
+    if game.id != folder:
         pos = game.manifest.pos(("id",))
-        diags.append(warning("HK205", f"game id '{game.id}' differs from its folder name '{game.dir.name}'",
+        diags.append(warning("HK205", f"game id '{game.id}' differs from its folder name '{folder}'",
                              manifest_name, pos.line, pos.col, "rename one so that paths and ids agree"))
     return diags
 
@@ -260,14 +276,38 @@ def read_text_templates(game: Game) -> tuple[dict[str, str] | None, list[Diagnos
 
 def rules_spec(game: Game) -> Any | None:
     """The game's rules declaration (GameSpec), or None when it has no engine yet."""
+    return rules_spec_or_reason(game)[0]
+
+
+def rules_spec_or_reason(game: Game) -> tuple[Any | None, str]:
+    """The game's GameSpec, or None and why it could not be loaded ('' when it names no rules)."""
     if not game.rules:
-        return None
+        return None, ""
     from toolkit.rules import load_rules
 
     try:
-        return load_rules(game.rules)
-    except (ImportError, LookupError):
-        return None
+        return load_rules(game.rules), ""
+    except (ImportError, LookupError) as exc:
+        return None, str(exc).replace(str(game.dir.resolve()) + os.sep, "")
+
+
+def _rules_name(game: Game) -> str:
+    """The rules as the designer reads them: a rules file by its path from here, else its name."""
+    from toolkit.rules import is_rules_file
+
+    return display(Path(str(game.rules))) if is_rules_file(str(game.rules)) else str(game.rules)
+
+
+def _rules_hint(game: Game, reason: str) -> str:
+    """What to do about rules that do not load: the likeliest slip first."""
+    from toolkit.rules import is_rules_file
+
+    name = str(game.rules)
+    if not is_rules_file(name) and (game.dir / f"{name}.py").is_file():
+        return f"a rules file in the game's folder is named with its .py: did you mean `rules: {name}.py`?"
+    if is_rules_file(name) and ("Error" in reason or "line " in reason):
+        return f"fix {_rules_name(game)} where the message says; smoke games cannot run until it loads"
+    return "smoke games cannot run until the rules engine exists"
 
 
 def rules_effect_kinds(game: Game) -> frozenset[str] | None:
@@ -297,7 +337,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
     """Every effect in content must be printable (a text template) and playable (a handler)."""
     templates, text_problems = read_text_templates(game)
     out.diagnostics += text_problems
-    spec = rules_spec(game)
+    spec, rules_reason = rules_spec_or_reason(game)
     implemented = None if spec is None else frozenset(spec.effect_kinds)
     from toolkit.contract import check_declaration, schema_effect_kinds
 
@@ -307,9 +347,10 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
     manifest_name = display(game.manifest_file)
     if game.rules and implemented is None:
         pos = game.manifest.pos(("rules",))
+        why = f" ({rules_reason})" if rules_reason else ""
         out.diagnostics.append(warning(
-            "HK301", f"rules module {game.rules} is not available: effects are not checked against it",
-            manifest_name, pos.line, pos.col, "smoke games cannot run until the rules engine exists"))
+            "HK301", f"rules module {_rules_name(game)} is not available{why}: effects are not checked against it",
+            manifest_name, pos.line, pos.col, _rules_hint(game, rules_reason)))
     printed = (game.templates_dir / "layouts.yaml").is_file()
     if templates is None and printed and not text_problems:
         _report_missing_text_file(game, docs, out, known)

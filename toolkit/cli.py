@@ -117,7 +117,7 @@ def validate(
             if found:
                 typer.echo(FORMATTERS["text"](found))
             if found or verbosity() >= 0:
-                typer.echo(f"{display(gdir)}: {'ok' if not found else summary(found)}")
+                typer.echo(f"{_game_label(gdir, loaded)}: {'ok' if not found else summary(found)}")
             say(f"    {len(loaded.docs)} files, {sum(len(v) for v in loaded.data.values())} items, "
                 f"fingerprint {loaded.fingerprint}, {time.perf_counter() - start:.2f} s", level=1)
     if format is not OutputFormat.text:
@@ -301,9 +301,19 @@ class BuildOptions:
     out_dir: Path
 
 
+def _game_label(gdir: Path, loaded: Any) -> str:
+    """How a summary line names a game: its folder, or its id when the folder is the one here."""
+    from toolkit.paths import display
+
+    shown = display(gdir)
+    if shown != ".":
+        return shown
+    return f"{loaded.game.id} (this folder)" if loaded.game is not None else "this folder"
+
+
 def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, format: OutputFormat) -> dict[str, Any]:
     """Validate, smoke and print one game; each stage's outcome as ok, failed or skipped."""
-    from toolkit.diagnostics import FORMATTERS, Severity, summary
+    from toolkit.diagnostics import FORMATTERS, Severity, github_annotation, summary
     from toolkit.paths import display
 
     loaded = load_checked(gdir)
@@ -316,7 +326,7 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
         if format is not OutputFormat.json and (status == "failed" or verbosity() >= 0):
             typer.echo(f"[{name}] {stage}: {message}")
         if format is OutputFormat.github and status == "failed":
-            typer.echo(f"::error file={display(gdir / 'game.yaml')},title=hordekit build::{stage}: {message}")
+            typer.echo(github_annotation(display(gdir / "game.yaml"), 1, 1, "hordekit build", f"{stage}: {message}"))
 
     bad = [d for d in loaded.diagnostics if d.severity is Severity.ERROR or opts.strict]
     if loaded.diagnostics and format is not OutputFormat.json:

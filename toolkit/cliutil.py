@@ -126,9 +126,20 @@ def _games_below_hint() -> str:
     except OSError:
         return ""
     if not below:
-        return ""
+        return _game_above_hint()
     shown = ", ".join(below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
     return f". The folders here hold games ({shown}): name one, e.g. `{below[0]}`"
+
+
+def _game_above_hint() -> str:
+    """When the current folder lies inside a game (its schemas/ or templates/, say), the hint
+    naming that game's folder: a designer who changed into a sub-folder is told where to go."""
+    here = Path.cwd()
+    for depth, folder in enumerate(here.parents[:4], start=1):
+        if (folder / MANIFEST).is_file():
+            up = "/".join([".."] * depth)
+            return f". This folder is inside the game in {up} ({folder.name}): run the command there, or name it, e.g. `{up}`"
+    return ""
 
 
 def _place(path: Path) -> Path:

@@ -69,7 +69,7 @@ def one_line(text: str) -> str:
 
 
 def format_text(diags: list[Diagnostic]) -> str:
-    """Compiler-style lines: ``file:line:col: error HK101: message`` then an indented hint."""
+    """Compiler-style lines: ``file:line:col: error HK104: message`` then an indented hint."""
     lines = []
     for d in diags:
         lines.append(f"{one_line(d.file)}:{d.line}:{d.col}: {d.severity.value} {d.code}: {one_line(d.message)}")
@@ -78,17 +78,22 @@ def format_text(diags: list[Diagnostic]) -> str:
     return "\n".join(lines)
 
 
+#: Codes whose every message at one place is a mistake of its own (a missing field names the field).
+SEPARATE_AT_ONE_PLACE = frozenset({"HK103"})
+
+
 def collapse_repeats(diags: list[Diagnostic]) -> list[Diagnostic]:
     """One diagnostic per place: the same code at the same ``file:line:col`` is one mistake.
 
     A typo in a text template fails once for every card that uses it; the designer needs the
     template's place once, with a count of how many pieces it affects.
     """
-    seen: dict[tuple[str, str, str, int, int], int] = {}
+    seen: dict[tuple[str, str, str, int, int, str], int] = {}
     counts: list[int] = []
     kept: list[Diagnostic] = []
     for d in diags:
-        key = (d.severity.value, d.code, d.file, d.line, d.col)
+        # two fields missing from one mapping are two mistakes at one place: each is named
+        key = (d.severity.value, d.code, d.file, d.line, d.col, d.message if d.code in SEPARATE_AT_ONE_PLACE else "")
         if key in seen:
             counts[seen[key]] += 1
             continue
@@ -143,6 +148,12 @@ def format_github(diags: list[Diagnostic]) -> str:
             f"title={d.code}::{_escape_github(message)}"
         )
     return "\n".join(lines)
+
+
+def github_annotation(file: str, line: int, col: int, title: str, message: str, level: str = "error") -> str:
+    """One GitHub Actions annotation at ``file:line:col`` (the file named from the repository root)."""
+    return (f"::{level} file={_escape_github(repository_path(file), prop=True)},line={line},col={col},"
+            f"title={_escape_github(title, prop=True)}::{_escape_github(message)}")
 
 
 FORMATTERS = {"text": format_text, "json": format_json, "github": format_github}

@@ -6,6 +6,7 @@ import json
 import re
 import sys
 import time
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -77,7 +78,10 @@ def check_bots(spec: Any, names: list[str]) -> None:
     for name in names:
         base, _, setting = name.partition(":")
         if base not in known_bots(spec):
-            usage_error(f"unknown bot {base!r}; this game has: {', '.join(known_bots(spec))}")
+            from toolkit.diagnostics import did_you_mean
+
+            guess = did_you_mean(base, known_bots(spec))
+            usage_error(f"unknown bot {base!r}{f' ({guess})' if guess else ''}; this game has: {', '.join(known_bots(spec))}")
         if setting:
             try:
                 spec.bots[base](0, random.Random(0), budget=setting)
@@ -135,13 +139,20 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     from toolkit.paths import display
     from toolkit.smoke.files import clear_logs, save_log, write_csvs, write_json
     from toolkit.smoke.html import render_html
-    from toolkit.smoke.runner import RunPlan, run
+    from toolkit.smoke.runner import RunPlan, SchedulerError, run
     from toolkit.smoke.stats import build_report, compare
 
     plan = RunPlan(game=spec.id, rules=loaded.game.rules, games=games, players=players, seed=seed,
                    bots=tuple(bots), check=check, options=variant_options(variants))
     bar = _Progress(games, progress and sys.stderr.isatty())
-    outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
+    try:
+        outcome = run(plan, loaded.data, workers, backend, scheduler, bar)
+    except SchedulerError as exc:
+        bar.close()
+        if exc.usage:
+            usage_error(str(exc))
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     bar.close()
     for note in outcome.notes:
         typer.echo(note, err=True)
@@ -257,6 +268,13 @@ def _print_by_kind(r: dict[str, Any]) -> None:
              f"{', best and worst by how sure the lift is' if len(rows) > 8 else ''}: {cells}")
 
 
+class Backend(str, Enum):
+    """Where smoke games run: worker processes on this machine, or a Dask cluster."""
+
+    process = "process"
+    dask = "dask"
+
+
 def smoke(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, callback=games_limit, help="How many games to play.")] = 200,
@@ -267,8 +285,8 @@ def smoke(
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all cores).")] = 0,
     check: Annotated[bool, typer.Option("--check", help="Check invariants, clone and replay on every game (default: 1 game in 20).")] = False,
     fast: Annotated[bool, typer.Option("--fast", help="No checks at all: statistics only.")] = False,
-    backend: Annotated[str, typer.Option(help="process (this machine) or dask (a cluster).")] = "process",
-    scheduler: Annotated[Optional[str], typer.Option(help="Dask scheduler address, with --backend dask.")] = None,
+    backend: Annotated[Backend, typer.Option(metavar="process|dask", help="process (this machine) or dask (a cluster).")] = Backend.process,
+    scheduler: Annotated[Optional[str], typer.Option(metavar="ADDRESS", help="Dask scheduler address, with --backend dask.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: the summary; json: the report on standard output; github: the summary plus an annotation per failed game.")] = OutputFormat.text,
     as_json: Annotated[bool, typer.Option("--json", hidden=True, help="Same as --format json.")] = False,
     compare_with: Annotated[Optional[Path], typer.Option("--compare", help="An earlier smoke-report.json to compare with.")] = None,
@@ -282,8 +300,17 @@ def smoke(
     from toolkit.smoke.runner import default_bot, default_workers, known_bots
 
     output = renamed_out_dir(old_output, output)
-    if backend not in ("process", "dask"):
-        usage_error("--backend is 'process' or 'dask'")
+    backend = Backend(backend).value
+    if backend == "dask" and not scheduler:
+        usage_error("--backend dask needs --scheduler ADDRESS, the address of a running Dask scheduler "
+                    "(e.g. tcp://10.0.0.5:8786)")
+    if scheduler and backend != "dask":
+        usage_error("--scheduler is for --backend dask: add --backend dask, or leave --scheduler out")
+    if backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            usage_error("--backend dask needs Dask, which is not installed: pip install 'hordekit[dask]'")
     if check and fast:
         usage_error("--check and --fast exclude each other")
     from toolkit.outpaths import check_output_dir, default_label
@@ -334,6 +361,8 @@ def read_log(log: Path, game: str | None) -> dict[str, Any]:
         if len(raw) > LOG_MAX_BYTES:
             raise ValueError(f"larger than {LOG_MAX_BYTES:,} bytes")
         data = json.loads(raw)
+    except FileNotFoundError:
+        usage_error(f"no such file: {log}")
     except (OSError, ValueError, RecursionError) as exc:
         usage_error(f"{log}: not a hordekit game log ({'nested too deeply' if isinstance(exc, RecursionError) else exc})")
     if not isinstance(data, dict):
@@ -443,6 +472,7 @@ def scenario(
     Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
     """
     from engine.core.scenario import run_scenario
+    from toolkit.diagnostics import github_annotation
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
@@ -461,14 +491,25 @@ def scenario(
     failed = 0
     records: list[dict[str, Any]] = []
     echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
+
+    def fail(name: str, line: int, col: int, message: str) -> None:
+        """One failure of the current scenario, in the format asked for."""
+        records[-1]["failures"].append({"line": line, "col": col, "message": message})
+        echo(f"FAIL {name}:{line}:{col}: {message}")
+        if format is OutputFormat.github:
+            echo(github_annotation(name, line, col, "scenario failed", message))
+
     for path in paths:
         doc, diags = read_yaml(path)
         name = display(path)
         if diags or not isinstance(doc.data, dict) or "game" not in doc.data:
+            title = doc.data.get("name", path.stem) if isinstance(doc.data, dict) else path.stem
+            records.append({"file": name, "name": str(title), "passed": False, "failures": []})
             for d in diags:
-                typer.echo(f"{d.file}:{d.line}:{d.col}: {d.message}")
+                fail(name, d.line, d.col, d.message + (f" ({d.hint})" if d.hint else ""))
             if not diags:
-                typer.echo(f"{name}:1:1: a scenario is a mapping with at least 'game', 'setup' and 'expect'")
+                fail(name, 1, 1, "a scenario is a mapping that names its game (`game:`), with the steps and "
+                                 "expectations of the example (docs/scenarios.md)")
             failed += 1
             continue
         game_id = str(doc.data["game"])
@@ -491,8 +532,8 @@ def scenario(
             pos = doc.pos(("game",))
             message = reasons.get(game_id) or f"game '{game_id}' cannot be played"
             records.append({"file": name, "name": str(doc.data.get("name", path.stem)), "passed": False,
-                            "failures": [{"line": pos.line, "col": pos.col, "message": message}]})
-            echo(f"FAIL {name}:{pos.line}:{pos.col}: {message}")
+                            "failures": []})
+            fail(name, pos.line, pos.col, message)
             failed += 1
             continue
         loaded, spec, model = cache[game_id]
@@ -512,10 +553,7 @@ def scenario(
         for p in problems:
             place = _scenario_place(p, doc.data)
             pos = doc.pos(place, key=place[0] in ("setup", "options") and len(place) > 1 and isinstance(place[-1], str))
-            records[-1]["failures"].append({"line": pos.line, "col": pos.col, "message": p})
-            echo(f"FAIL {name}:{pos.line}:{pos.col}: {p}")
-            if format is OutputFormat.github:
-                echo(f"::error file={name},line={pos.line},col={pos.col},title=scenario failed::{p}")
+            fail(name, pos.line, pos.col, p)
     if format is OutputFormat.json:
         typer.echo(json.dumps(records, indent=2))
     echo(f"{len(paths) - failed} passed, {failed} failed")

@@ -73,7 +73,10 @@ def check_target(folder: Path, source: str) -> str:
     if not ID_PATTERN.match(gid):
         raise ScaffoldError(f"'{gid}' cannot be a game id: use lower-case letters, digits and '-' (e.g. fungus-wars)")
     if source not in sources():
-        raise ScaffoldError(f"unknown --from '{source}'; choose one of: {', '.join(sources())}")
+        from toolkit.diagnostics import did_you_mean
+
+        guess = did_you_mean(source, sources())
+        raise ScaffoldError(f"unknown --from '{source}'{f' ({guess})' if guess else ''}; choose one of: {', '.join(sources())}")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not empty; choose another name or remove it")
     blocked = next((p for p in folder.parents if p.exists() and not p.is_dir()), None)

@@ -94,9 +94,15 @@ def write_game_schemas(game_dir: Path, kinds: list[str] | None = None, force: bo
     if unknown:
         raise SchemaGenError(f"game {game.id} has no component kind '{unknown[0]}' (it has: {', '.join(game.kinds)})")
     lines = []
+    components = game.manifest.data.get("components") if isinstance(game.manifest.data, dict) else None
     for kind in game.kinds.values():
         if kinds and kind.name not in kinds:
             continue
+        spec = components.get(kind.name) if isinstance(components, dict) else None
+        named = spec.get("schema") if isinstance(spec, dict) else None
+        if not named:  # the manifest names no schema yet: one named after the kind's file, to add there
+            stem = Path(str(spec.get("file") or kind.name)).stem if isinstance(spec, dict) else kind.name
+            kind.schema = game.schemas_dir / f"{stem or kind.name}.schema.json"
         target = (out_dir / Path(kind.schema.name)) if out_dir else kind.schema
         if not out_dir and not _inside(target, game_dir):
             raise SchemaGenError(f"the schema of '{kind.name}' is outside the game ({display(target)}): set "
@@ -111,6 +117,9 @@ def write_game_schemas(game_dir: Path, kinds: list[str] | None = None, force: bo
             continue
         write_text(target, json.dumps(infer_schema(kind.name, items), indent=2, ensure_ascii=False) + "\n")
         lines.append(f"{display(target)}: derived from {len(items)} {kind.name} item(s)")
+        if not named:
+            lines.append(f"{display(game.manifest_file)}: add `schema: {target.name}` under components.{kind.name} "
+                         "(it names no schema yet)")
         for f in kind.files:
             if f.is_file() and _add_modeline(f, target):
                 lines.append(f"{display(f)}: now names its schema for the editor")

@@ -464,7 +464,23 @@ def load_bytes(raw: bytes) -> LoadedYaml:
             where = f" at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
             message += f" ({context}{where})"
         out.data = None
-        out.problems.append(YamlProblem(
-            "HK001", message, _mark(mark) if mark is not None else Pos(1, 1),
-            "check indentation, colons and closing brackets near this point"))
+        pos = _mark(mark) if mark is not None else Pos(1, 1)
+        out.problems.append(YamlProblem("HK001", message, pos, _syntax_hint(problem, str(context or ""), text, pos)))
     return out
+
+
+def _syntax_hint(problem: str, context: str, text: str, pos: Pos) -> str:
+    """What a designer most likely did, for the YAML parser's terse complaint."""
+    lines = text.splitlines()
+    here = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
+    if "\t" in here[:len(here) - len(here.lstrip())] or "tab" in problem:
+        return "YAML indents with spaces only: replace the tab at the start of this line with spaces"
+    if "mapping values are not allowed" in problem:
+        if ": " in here[:max(pos.col - 1, 0)]:
+            return "this value holds ': ', which YAML reads as another key: put the whole value in quotes"
+        return "this line is indented deeper than the key above it: line it up with its neighbours"
+    if "quoted scalar" in context:
+        return "a quote is opened and never closed: close it at the end of its value"
+    if "expected '-' indicator" in problem or "expected <block end>" in problem:
+        return "this line is indented differently from the entries around it: line it up with them"
+    return "check indentation, colons and closing brackets near this point"

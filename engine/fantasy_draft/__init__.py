@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 from engine.core.api import GameSpec
+from engine.core.scenario import SetupError
 from engine.fantasy_draft.bots import HeuristicBot, evaluate
 from engine.fantasy_draft.checks import content_problems
 from engine.fantasy_draft.effects import EFFECT_KINDS
@@ -17,6 +18,9 @@ from engine.fantasy_draft.state import FDState
 
 
 def new_state(model: Model, players: int, options: dict) -> FDState:
+    if options.get("variants"):  # none in the rulebook: refused, not played as the plain game under its name
+        raise SetupError(f"Fantasy Draft has no variants (asked for: {', '.join(map(str, options['variants']))})",
+                         ("options", "variants"))
     st = FDState(model, options)
     st._advance()
     return st

@@ -148,6 +148,9 @@ class PathRace:
 
 def new_state(model: dict[str, Any], players: int, options: dict) -> PathRace:
     """A fresh game: the whole deck in the pile, every seat draws its hand (chance decisions)."""
+    if options.get("variants"):  # `hordekit smoke --variant NAME`: this game has none yet
+        raise ValueError(f"this game has no variants (asked for: {', '.join(map(str, options['variants']))}); "
+                         "a variant is an option new_state reads in rules.py")
     return PathRace(model, players, pile=list(model["deck"]),
                     pending=[seat for seat in range(players) for _ in range(HAND)])
 

@@ -109,7 +109,8 @@ def prepare(loaded: LoadedGame, only: set[str] | None = None) -> tuple[Prepared 
     try:
         icons, idiags = read_icons(game.templates_dir, _icon_template_renderer(templates, loaded, game.templates_dir))
     except TemplateProblem as exc:
-        return None, [error("HK403", exc.message, exc.file, exc.line)]
+        return None, [error("HK403", exc.message, exc.file, exc.line, exc.col, exc.hint(
+            "a die's `faces` template sees the game's components: `ref(id)` is the component of that id"))]
     if any(d.severity is Severity.ERROR for d in idiags):
         return None, idiags
     faces, fdiags = collect_faces(loaded, layouts, widen_only(only, layouts))
@@ -138,12 +139,12 @@ def _board_design(board: Board, templates: Templates, ctx: dict[str, Any]) -> De
     return board_design(board, max(1, min(cols, 100)), max(1, min(rows, 100)), templates, ctx)
 
 
-def _icon_template_renderer(templates: Templates, loaded: LoadedGame, folder: Path) -> Callable[[str, int], str]:
+def _icon_template_renderer(templates: Templates, loaded: LoadedGame, folder: Path) -> Callable[[str, int, int], str]:
     """Dice faces in icons.yaml may be a template reading content (reading a die's faces with ``ref(id)``)."""
     from toolkit.pnp.glyphs import ICON_FILE
 
-    def render(source: str, line: int) -> str:
-        return templates.render(source, Where(display(folder / ICON_FILE), line), base_context(loaded))
+    def render(source: str, line: int, col: int = 1) -> str:
+        return templates.render(source, Where(display(folder / ICON_FILE), line, col), base_context(loaded))
     return render
 
 
@@ -153,7 +154,7 @@ def _render(canvas: Any, design: Design, ctx: dict[str, Any], env: DrawEnv, targ
         render_design(canvas, design, ctx, env, target, bleed, loaded.data)
     except TemplateProblem as exc:
         env.collector.add(error("HK403", f"{exc.message} (while printing {target.label}, {target.file}:{target.line})",
-                                exc.file, exc.line, exc.col, "fix the template; see docs/pnp.md for what templates see"))
+                                exc.file, exc.line, exc.col, exc.hint("fix the template; see docs/pnp.md for what templates see")))
 
 
 def check_text_fit(loaded: LoadedGame) -> list[Diagnostic]:

@@ -352,10 +352,12 @@ ART_DPI_TOLERANCE = 0.02  # a pixel short of 300 dpi (rounding the box to whole 
 ART_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 
-def _art_problem(env: DrawEnv, target: Target, message: str, hint: str = "") -> None:
-    """Art problems: an error for ``hordekit validate``, a warning (and a placeholder) when printing."""
+def _art_problem(env: DrawEnv, target: Target, message: str, hint: str = "", where: Where | None = None) -> None:
+    """Art problems: an error for ``hordekit validate``, a warning (and a placeholder) when printing;
+    at the line that names the file (the component's ``art``, or the layout's ``image``)."""
     make = error if env.art_errors else warning
-    env.collector.add(make("HK405", f"{target.label}: {message}", target.file, target.line, target.col, hint))
+    file, line, col = (where.file, where.line, where.col) if where is not None else (target.file, target.line, target.col)
+    env.collector.add(make("HK405", f"{target.label}: {message}", file, line, col, hint))
 
 
 def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
@@ -368,18 +370,19 @@ def _image(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[s
 
     root = env.game_dir.resolve()
     path = root / rel
+    at = _art_where(box, target, rel)
     if not inside(path, root):  # symbolic links followed; a link loop counts as outside
-        _art_problem(env, target, f"art '{rel}' lies outside the game's folder", "keep art inside the game's folder")
+        _art_problem(env, target, f"art '{rel}' lies outside the game's folder", "keep art inside the game's folder", at)
     elif path.suffix.lower() not in ART_TYPES:
-        _art_problem(env, target, f"art '{rel}' is not PNG, JPEG or SVG")
+        _art_problem(env, target, f"art '{rel}' is not PNG, JPEG or SVG", where=at)
     elif not path.is_file():
-        _art_problem(env, target, f"art '{rel}' not found", f"looked for {path}")
+        _art_problem(env, target, f"art '{rel}' not found", f"looked for {path}", at)
     else:
         try:
             art = _open_art(path)  # validate: the file must be readable
         except Exception:  # a broken image file is the designer's content, not our bug
             _art_problem(env, target, f"art '{rel}' cannot be read as an image; a placeholder is printed",
-                         "save the art as PNG, JPEG or SVG")
+                         "save the art as PNG, JPEG or SVG", at)
         else:
             if path.suffix.lower() != ".svg":
                 _check_resolution(env, box, target, rel, art, w, h)
@@ -439,10 +442,13 @@ def _art_where(box: Box, target: Target, rel: str) -> Where:
         lines = Path(target.file).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return _nowhere(target)
+    first = lines[target.line - 1] if 0 < target.line <= len(lines) else ""
+    indent = len(first) - len(first.lstrip())
     for n in range(target.line - 1, len(lines)):
-        if n > target.line - 1 and lines[n].lstrip().startswith("- "):
-            break  # the next item
-        col = lines[n].find(rel)
+        text = lines[n]
+        if n > target.line - 1 and text.lstrip().startswith("- ") and len(text) - len(text.lstrip()) <= indent:
+            break  # the next item (a list inside this one, its effects say, is still this item)
+        col = text.find(rel)
         if col >= 0:
             return Where(target.file, n + 1, col + 1)
     return _nowhere(target)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.diagnostics import Diagnostic, warning
+from toolkit.diagnostics import Diagnostic, did_you_mean, warning
 from toolkit.games import LoadedGame
 from toolkit.paths import display
 from toolkit.pnp.draw import Target
@@ -54,9 +54,13 @@ def collect_faces(loaded: LoadedGame, layouts: Layouts, only: set[str] | None = 
         if design is None:
             if kind.physical:
                 pos = game.manifest.pos(("components", kind.name))
+                unused = [k for k in layouts.kinds if k not in game.kinds]
+                guess = did_you_mean(kind.name, unused)
+                hint = (f"{display(layouts.file)} has a design for '{guess.split('`')[1]}', a kind the manifest does "
+                        f"not list: did you mean '{kind.name}' there?" if guess else
+                        f"add it under 'kinds' in {display(layouts.file)} (or 'print: false')")
                 diags.append(warning("HK406", f"physical kind '{kind.name}' has no layout and is not printed",
-                                     manifest, pos.line, pos.col,
-                                     f"add it under 'kinds' in {display(layouts.file)} (or 'print: false')"))
+                                     manifest, pos.line, pos.col, hint))
             continue
         if not design.print:
             continue

@@ -263,7 +263,7 @@ def die_face_shapes(face: str, shape: str, style: str, fill: str, ink: str) -> t
 
 # --- reading icons.yaml ---------------------------------------------------------------------
 
-Render = Callable[[str, int], str]  # (template source, its line) -> text
+Render = Callable[[str, int, int], str]  # (template source, its line, its column) -> text
 
 
 def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconSet, list[Diagnostic]]:
@@ -295,15 +295,16 @@ def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconS
                                          thin=_thinnest(list(raw["shapes"]), pos))
         elif section == "dice":
             for dname, raw in (doc.data.get("dice") or {}).items():
-                icons.update(_die_icons(str(dname), raw, doc.pos(("dice", dname, "faces")).line, render))
+                at = doc.pos(("dice", dname, "faces"))
+                icons.update(_die_icons(str(dname), raw, (at.line, at.col), render))
     return IconSet(icons, file=name), []
 
 
-def _die_icons(dname: str, raw: dict[str, Any], faces_line: int, render: Render | None) -> dict[str, Icon]:
+def _die_icons(dname: str, raw: dict[str, Any], faces_at: tuple[int, int], render: Render | None) -> dict[str, Icon]:
     """One icon per face of a die, drawn from its shape, colours and face list."""
     faces = raw["faces"]
     if isinstance(faces, str):
-        text = render(faces, faces_line) if render else faces
+        text = render(faces, *faces_at) if render else faces
         faces = [f for f in re.split(r"[\s,\[\]']+", text) if f]
     pattern = str(raw.get("icon", f"{dname}-{{face}}"))
     legend = str(raw.get("legend", f"{dname} showing {{face}}"))

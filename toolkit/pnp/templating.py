@@ -237,12 +237,27 @@ class Where:
 class TemplateProblem(Exception):
     """A template failed; carries its location and the component it was rendering."""
 
-    def __init__(self, message: str, file: str, line: int, col: int = 1) -> None:
+    def __init__(self, message: str, file: str, line: int, col: int = 1, guess: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.col = col
+        self.guess = guess  # "did you mean `steps`?" for a misspelt name, else ''
+
+    def hint(self, advice: str) -> str:
+        return f"{self.guess} ({advice})" if self.guess else advice
+
+
+_UNDEFINED = re.compile(r"^'([A-Za-z_][A-Za-z0-9_]*)' is undefined$")
+
+
+def _guess_name(exc: BaseException, context: dict[str, Any]) -> str:
+    """'did you mean `steps`?' when a template reads a name the piece does not have."""
+    from toolkit.diagnostics import did_you_mean
+
+    m = _UNDEFINED.match(str(exc)) if isinstance(exc, TemplateError) else None
+    return did_you_mean(m.group(1), [k for k in context if isinstance(k, str)]) if m else ""
 
 
 def jinja_name(key: str) -> str:
@@ -274,7 +289,10 @@ class Templates:
         """Another component of the game by id, e.g. ``ref(resource).colour``."""
         item = self._lookup.get(str(item_id))
         if item is None:
-            raise TemplateError(f"no component with id '{item_id}'")
+            from toolkit.diagnostics import did_you_mean
+
+            guess = did_you_mean(str(item_id), self._lookup) if len(self._lookup) <= 20_000 else ""
+            raise TemplateError(f"no component with id '{item_id}'" + (f" ({guess})" if guess else ""))
         return item
 
     def compile(self, source: str, where: Where) -> Any:
@@ -321,7 +339,8 @@ class Templates:
         except (TemplateError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
                 AttributeError, OverflowError, RecursionError, MemoryError) as exc:
             line = _template_line(exc)
-            raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line)) from None
+            raise TemplateProblem(f"template error: {exc}", where.file, where.at(line), where.col_at(line),
+                                  _guess_name(exc, context)) from None
         finally:
             self._depth -= 1
         if len(out) > MAX_OUTPUT:

@@ -259,6 +259,14 @@ def _stop_workers(pool: Any) -> None:
         proc.terminate()
 
 
+class SchedulerError(RuntimeError):
+    """The Dask scheduler could not be used: a wrong address (``usage``) or none answering there."""
+
+    def __init__(self, message: str, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
 def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]],
                   scheduler: str | None, notes: list[str]) -> Iterator[tuple[Tally, int]]:
     try:
@@ -267,7 +275,14 @@ def _execute_dask(plan: RunPlan, data: dict[str, Any], work: Iterator[list[int]]
         raise RuntimeError("the Dask backend needs the extra: pip install 'hordekit[dask]'") from exc
     if not scheduler:
         raise RuntimeError("--backend dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    client = Client(scheduler, timeout="20s")
+    try:
+        client = Client(scheduler, timeout="20s")
+    except ValueError as exc:  # an address Dask cannot read (unknown scheme, no port)
+        raise SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler address ({exc})", usage=True) from exc
+    except Exception as exc:  # noqa: BLE001 - refused, timed out, or something else answered there
+        raise SchedulerError(f"cannot reach a Dask scheduler at {scheduler} ({type(exc).__name__}: {exc}); "
+                             "start one with `dask scheduler` and its workers with `dask worker ADDRESS`, "
+                             "or check the address") from exc
     try:
         if any(client.run(_worker_profiles).values()):
             notes.append(PROFILER_NOTE)
