@@ -404,6 +404,32 @@ def test_a_fleeing_space_in_a_regrouping_label_is_the_printed_space_even_after_a
     assert run_scenario(scenario, data, SPEC, m) == []
 
 
+def test_a_unit_fleeing_pushes_only_the_units_up_to_the_first_empty_space() -> None:
+    """On a mat with four fleeing spaces: with the second space emptied, a unit fleeing pushes
+    the one in the first space into it and nothing beyond; a unit pushed out leaves only when the
+    zone is full, and the zone keeps the printed space of every tile."""
+    _, m = _with_fleeing_spaces(4)
+    st = SPEC.scenario_state(m, 2, table(p0={"fleeing": ["goblin-spearmen", "goblin-archers", "goblin-mob",
+                                                        "goblin-archers"]}))
+    zone, at = st.fleeing[0], st.fleeing_at[0]
+    assert at == [0, 1, 2, 3]
+    st._move_regrouped(0, zone, "fleeing units", (1,))
+    assert at == [0, 2, 3]
+    mob = m.unit("goblin-mob").idx
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and len(zone) == 4 and st.gone[0] == []
+    st._move_regrouped(0, zone, "fleeing units", (0, 2))
+    assert at == [1, 3]
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 3] and st.gone[0] == []
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and st.gone[0] == []
+    last = zone[-1]
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and st.gone[0] == [last]
+    assert st.check_invariants() == []
+
+
 def _what_a_seat_keeps(st, p: int) -> tuple:
     """What tells two regroupings of seat p apart: its fleeing units in order, the units in its
     reinforcements, and per battalion its tiles' units and marks (not their spaces)."""
