@@ -225,7 +225,18 @@ def test_checked_play_catches_a_defeated_tile_left_on_the_mat(monkeypatch: pytes
 def test_checked_play_catches_a_fleeing_zone_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
     def keep_all(self, real, p, uid):
         self.fleeing[p].insert(0, uid)          # nobody is pushed off the last space
+        self.fleeing_at[p][:] = range(len(self.fleeing[p]))
     assert "tiles fleeing" in _checked_game_error(monkeypatch, "_flee", keep_all)
+
+
+def test_checked_play_catches_a_fleeing_tile_that_is_not_pushed_out_of_the_first_space(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def crowded(self, real, p, uid):
+        real(self, p, uid)
+        at = self.fleeing_at[p]
+        if len(at) > 1:
+            at[1] = at[0]                       # the tile in the first space stays there
+    assert "fleeing tiles in spaces [0, 0" in _checked_game_error(monkeypatch, "_flee", crowded)
 
 
 def test_a_clone_copies_plain_data_and_plays_on_independently() -> None:
@@ -359,6 +370,64 @@ def test_a_regrouping_asks_only_when_the_units_that_could_come_back_differ() -> 
             {"choose": [answer]},
             {"expect": {"players.0.reinforcements": ["goblin-mob", "goblin-mob", back], "players.0.fleeing": left}}]
         assert run_scenario(scenario, content(), SPEC, model()) == []
+
+
+def _with_fleeing_spaces(n: int) -> tuple[dict, object]:
+    """The real content with a battle mat whose fleeing zone has n spaces, and its model."""
+    data = {kind: list(items) for kind, items in content().items()}
+    mat = dict(data["battle-mat"][0])
+    mat["zones"] = [{**z, "spaces": n} if z["id"] == "fleeing" else z for z in mat["zones"]]
+    data["battle-mat"] = [mat]
+    return data, SPEC.build_model(data)
+
+
+def test_a_fleeing_space_in_a_regrouping_label_is_the_printed_space_even_after_a_gap() -> None:
+    """On a mat with four fleeing spaces, Spearmen, Archers, Frenzied Mob and Archers flee. In
+    the first round Spear Rush brings back the Spearmen from the first space, which stays empty:
+    the others keep their spaces (second, third, fourth). In the second round Arrow Rain can bring
+    back either Archers, and the options name the spaces those tiles sit in on the mat."""
+    data, m = _with_fleeing_spaces(4)
+    setup = table(p0={"fleeing": ["goblin-spearmen", "goblin-archers", "goblin-mob", "goblin-archers"]})
+    scenario = {"name": "gap", "game": "dice-battles", "seed": 1, "setup": setup, "steps": [
+        {"choose": ["Wolf Charge", "Troll Smash", "No order", "Spear Rush",
+                    "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order"]},
+        {"expect": {"players.0.fleeing": ["goblin-archers", "goblin-mob", "goblin-archers"],
+                    "players.0.reinforcements": ["goblin-spearmen"]}},
+        {"choose": ["Shield Wall", "Howling Charge", "No order", "Arrow Rain",
+                    "Coiling Strike", "Swarm", "No order", "No regrouping order", "No reinforcement"]},
+        {"expect": {"decision": {
+            "player": 0, "prompt": "Arrow Rain regroups from the fleeing units",
+            "options": ["Goblin Archers from the fourth fleeing space", "Goblin Archers from the second fleeing space"]}}},
+        {"choose": ["Goblin Archers from the second fleeing space"]},
+        {"expect": {"players.0.fleeing": ["goblin-mob", "goblin-archers"],
+                    "players.0.reinforcements": ["goblin-spearmen", "goblin-archers"]}}]}
+    assert run_scenario(scenario, data, SPEC, m) == []
+
+
+def test_a_unit_fleeing_pushes_only_the_units_up_to_the_first_empty_space() -> None:
+    """On a mat with four fleeing spaces: with the second space emptied, a unit fleeing pushes
+    the one in the first space into it and nothing beyond; a unit pushed out leaves only when the
+    zone is full, and the zone keeps the printed space of every tile."""
+    _, m = _with_fleeing_spaces(4)
+    st = SPEC.scenario_state(m, 2, table(p0={"fleeing": ["goblin-spearmen", "goblin-archers", "goblin-mob",
+                                                        "goblin-archers"]}))
+    zone, at = st.fleeing[0], st.fleeing_at[0]
+    assert at == [0, 1, 2, 3]
+    st._move_regrouped(0, zone, "fleeing units", (1,))
+    assert at == [0, 2, 3]
+    mob = m.unit("goblin-mob").idx
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and len(zone) == 4 and st.gone[0] == []
+    st._move_regrouped(0, zone, "fleeing units", (0, 2))
+    assert at == [1, 3]
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 3] and st.gone[0] == []
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and st.gone[0] == []
+    last = zone[-1]
+    st._flee(0, st.new_tile(0, mob))
+    assert at == [0, 1, 2, 3] and st.gone[0] == [last]
+    assert st.check_invariants() == []
 
 
 def _what_a_seat_keeps(st, p: int) -> tuple:

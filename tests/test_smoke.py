@@ -324,8 +324,60 @@ def test_kingdoms_advanced_tiles_are_reported_settled_and_used_with_their_lift(t
     for cid in ("friendly-village", "ancient-ruins", "trade-route", "heath"):
         assert tiles[cid]["events"]["settled"] > 0 and tiles[cid]["events"]["used"] > 0, cid
         assert tiles[cid]["pick_rate"] > 0 and tiles[cid]["lift"] is not None, cid
-    assert report["coverage"]["by_kind"]["advanced-tile"] == {"choosable": 10, "covered": 9}
-    assert "chasm" in report["never"]["settled"]
     assert any(line.startswith("  advanced-tile: win rate when used") for line in proc.stdout.splitlines())
     rows = (tmp_path / "smoke-components.csv").read_text().splitlines()
     assert any(row.startswith("friendly-village,advanced-tile,") for row in rows), rows[:3]
+
+
+def _smoke_advanced_tiles(game: str, out: Path) -> tuple[dict, list[str]]:
+    proc = run_cli("smoke", game, "--variant", "advanced-tiles", "--games", "24", "--seed", "1", "--workers", "1",
+                   "-d", str(out))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    return json.loads((out / "smoke-report.json").read_text()), proc.stdout.splitlines()
+
+
+def test_a_tile_the_rules_never_let_anyone_settle_is_left_out_of_coverage_and_flags(tmp_path: Path) -> None:
+    """Chasm forbids building on its space, so no seat can ever settle on it (the only choice a
+    tile offers): the report lists it apart as never choosable, not as a tile under 1% of seats,
+    nor as dead, nor as never settled; the other nine tiles are the advanced tiles' coverage."""
+    report, lines = _smoke_advanced_tiles("kingdoms", tmp_path)
+    cov = report["coverage"]
+    assert cov["never_choosable"] == ["chasm"]
+    assert cov["by_kind"]["advanced-tile"] == {"choosable": 9, "covered": 9, "never_choosable": 1}
+    assert "chasm" not in {b["id"] for b in cov["below"]}
+    assert cov["choosable"] == sum(k["choosable"] for k in cov["by_kind"].values())
+    assert "chasm" not in report["flags"]["dead_components"] and "chasm" not in report["flags"]["dominant_components"]
+    assert "chasm" not in report["never"]["settled"] and "chasm" not in report["never"]["used"]
+    assert "barrens" in report["never"]["used"]          # a tile that can be chosen still shows as never used
+    assert report["components"]["chasm"]["never_choosable"] is True
+    assert [cid for cid, c in report["components"].items() if c["never_choosable"]] == ["chasm"]
+    assert "    never choosable under the rules, left out (1): chasm" in lines
+    below = next(line for line in lines if line.startswith("    below 1%"))
+    assert "chasm" not in below
+    never_lines = [line for line in lines if line.startswith("  never ")]
+    assert never_lines and not any("chasm" in line for line in never_lines)
+    rows = (tmp_path / "smoke-components.csv").read_text().splitlines()
+    assert rows[0].endswith(",never_choosable")
+    assert next(row for row in rows if row.startswith("chasm,")).endswith(",True")
+    html = (tmp_path / "smoke-report.html").read_text()
+    assert "Never choosable under the rules</b> (left out): chasm" in html
+
+
+def test_what_is_never_choosable_comes_from_the_content_rules(tmp_path: Path) -> None:
+    """The same tile rule on another tile makes it unchoosable too: a copy of Kingdoms where
+    Barrens also forbid building lists both apart."""
+    import shutil
+
+    game = tmp_path / "kingdoms"
+    shutil.copytree(ROOT / "content" / "kingdoms", game)
+    tiles = game / "advanced-tiles.yaml"
+    text = tiles.read_text()
+    old = "  - id: barrens\n    name: Barrens\n    quantity: 5\n    produces: {}\n    effects: []\n"
+    assert old in text
+    tiles.write_text(text.replace(old, old.replace(
+        "effects: []", "effects:\n      - {kind: restrict, target: this-space, forbids: [build], who: everyone, "
+                       "duration: permanent}")))
+    report, lines = _smoke_advanced_tiles(str(game), tmp_path / "out")
+    assert report["coverage"]["never_choosable"] == ["barrens", "chasm"]
+    assert report["components"]["barrens"]["events"]["settled"] == 0
+    assert "    never choosable under the rules, left out (2): barrens, chasm" in lines

@@ -157,11 +157,12 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     for note in outcome.notes:
         typer.echo(note, err=True)
     kinds = {item["id"]: kind for kind, items in loaded.data.items() for item in items if "id" in item}
+    unchoosable = frozenset(spec.unchoosable(spec.build_model(loaded.data))) if spec.unchoosable else frozenset()
     report = build_report(outcome.tally, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
                           plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games,
                                 "variants": variants},
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
-                          interrupted=outcome.interrupted, components=kinds)
+                          interrupted=outcome.interrupted, components=kinds, unchoosable=unchoosable)
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
     if outcome.interrupted and not outcome.tally.played:
         return report  # stopped before any game finished: the previous report stays as it was
@@ -247,6 +248,9 @@ def _print_coverage(r: dict[str, Any]) -> None:
         shown = ", ".join(f"{b['id']} {100 * b['pick_rate']:.2f}%" for b in cov["below"][:16])
         more = f" … (+{len(cov['below']) - 16})" if len(cov["below"]) > 16 else ""
         typer.echo(f"    below {100 * cov['threshold']:g}%: {shown}{more}")
+    if cov.get("never_choosable"):
+        typer.echo(f"    never choosable under the rules, left out ({len(cov['never_choosable'])}): "
+                   f"{', '.join(cov['never_choosable'])}")
 
 
 def _print_by_kind(r: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, runtime_checkable
 
 CHANCE: int = -1
 """The `player` of a decision that chance (the driver's RNG or a scenario script) resolves."""
@@ -183,6 +183,10 @@ class GameSpec:
     - `effect_kinds`: the effect vocabulary, i.e. the keys of the game's handler registry;
       `text_kinds` the effect kinds that need a printed text template (default: all of them).
     - `choice_events`: the `GameResult.usage` events that are a seat's own choice.
+    - `unchoosable(model)`: optional, the content ids the rules can never offer a seat as a choice
+      whatever happens (a tile nothing may ever be built on, in a kind that is otherwise chosen by
+      being built on). Smoke reports list them apart, out of coverage and of the dead, dominant
+      and "never <choice>" lists, where they would read as content the players shun.
     - `information`: "perfect", or "imperfect" when some seats cannot see everything (the state
       then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
     - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
@@ -208,6 +212,7 @@ class GameSpec:
     text_kinds: frozenset[str] | None = None
     kinds: Mapping[str, bool] = field(default_factory=dict)
     choice_events: frozenset[str] = frozenset()
+    unchoosable: Callable[[Any], Iterable[str]] | None = None
     information: Literal["perfect", "imperfect"] = "perfect"
     simultaneous: bool = False
     evaluate: Callable[[State], list[float]] | None = None

@@ -189,6 +189,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> DBState:
     for p, side in enumerate(sides):
         for u in side.get("fleeing") or []:
             st.fleeing[p].append(st.new_tile(p, model.unit(u).idx))
+            st.fleeing_at[p].append(len(st.fleeing_at[p]))
         for u in side.get("gone") or []:
             st.gone[p].append(st.new_tile(p, model.unit(u).idx))
         missing = sum(1 for b in st.board[p] if b[HERO] < 0)

@@ -45,7 +45,12 @@ _CARDS_OF = (8, 16)
 _CARDS = _CARDS_OF[0] | _CARDS_OF[1]
 _ALL = _TILES | _CARDS | _MARKS
 _POISONED = COLOURS.index("poisoned")
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _fleeing_space(space: int) -> str:
+    """'the first fleeing space' for space 0; 'fleeing space 11' past the words."""
+    return f"the {_ORDINALS[space]} fleeing space" if space < len(_ORDINALS) else f"fleeing space {space + 1}"
 
 
 def check_options(model: Model, options: dict) -> None:
@@ -124,6 +129,9 @@ class DBState:
         self.board = [[[-1] * 6 for _ in range(3)] for _ in range(2)]
         self.reinf: list[list[int]] = [[], []]
         self.fleeing: list[list[int]] = [[], []]  # index 0 is the first space; pushed right
+        # the printed space (0: the first) each fleeing tile sits in, in the order of `fleeing`: the
+        # zone is kept closed up, but a tile regrouped from it leaves its space empty on the mat
+        self.fleeing_at: list[list[int]] = [[], []]
         self.gone: list[list[int]] = [[], []]     # annihilated or fled the battlefield
         self.hand: list[list[int]] = [[], []]
         self.deck = [[0] * nc for _ in range(2)]
@@ -708,7 +716,7 @@ class DBState:
             if utype[uid] not in shared:
                 return name
             if fleeing:
-                return f"{name} from the {_ORDINALS[i]} fleeing space"
+                return f"{name} from {_fleeing_space(self.fleeing_at[p][i])}"
             wounds = self.wounds[uid] + self.excess[uid]
             marks = ([f"{wounds} wound{'s' if wounds > 1 else ''}"] if wounds else []) + (
                 ["poisoned"] if self.poison[uid] else [])
@@ -723,7 +731,9 @@ class DBState:
         uids = [source[i] for i in places]
         for uid in uids:
             if fleeing:
-                source.remove(uid)
+                i = source.index(uid)
+                del source[i]
+                del self.fleeing_at[p][i]
             else:
                 source[source.index(uid)] = -1
             self.wounds[uid] = self.poison[uid] = self.excess[uid] = 0
@@ -855,11 +865,20 @@ class DBState:
         self._use(self.model.units[self.utype[uid]].id, "lost", p)
 
     def _flee(self, p: int, uid: int) -> None:
-        """A tile enters the first fleeing space and pushes the others right; the one pushed past
-        the last space leaves the battlefield."""
+        """A tile enters the first fleeing space and pushes right the tiles in its way, up to an
+        empty space; the one pushed past the last space leaves the battlefield (only a full zone
+        pushes one out, so the closed-up zone loses the same tile)."""
+        at = self.fleeing_at[p]
+        run = 0
+        while run < len(at) and at[run] == run:
+            run += 1
+        for i in range(run):
+            at[i] += 1
+        at.insert(0, 0)
         self.fleeing[p].insert(0, uid)
         self.log.append(f"player {p + 1}: {self.model.units[self.utype[uid]].name} flees")
         if len(self.fleeing[p]) > self.model.fleeing_spaces:
+            at.pop()
             self._remove(p, self.fleeing[p].pop(), "left the battlefield")
 
     # --- step 6
@@ -957,6 +976,11 @@ class DBState:
         if max(len(fleeing[0]), len(fleeing[1])) > self.model.fleeing_spaces:
             out = [f"player {p + 1}: {len(fleeing[p])} tiles fleeing" for p in (0, 1)
                    if len(fleeing[p]) > self.model.fleeing_spaces]
+        for p in (0, 1):
+            at = self.fleeing_at[p]
+            if len(at) != len(fleeing[p]) or any(a >= b for a, b in zip(at, at[1:])) or \
+                    (at and not 0 <= at[0] <= at[-1] < self.model.fleeing_spaces):
+                out.append(f"player {p + 1}: fleeing tiles in spaces {at} (tiles: {len(fleeing[p])})")
         n = len(self.utype)
         (a0, a1, a2), (b0, b1, b2) = self.board
         here = [*a0, *a1, *a2, *b0, *b1, *b2, *reinf[0], *reinf[1], *fleeing[0], *fleeing[1], *gone[0], *gone[1]]
@@ -1038,7 +1062,7 @@ class DBState:
     def fingerprint(self) -> Any:
         """A value equal for equal states; checked mode compares clone and replay with it."""
         return (tuple(self.actions), repr(self.board), repr(self.hand), repr(self.deck), repr(self.discard),
-                repr(self.reinf), repr(self.fleeing), repr(self.gone), tuple(self.wounds), tuple(self.poison),
+                repr(self.reinf), repr(self.fleeing), repr(self.fleeing_at), repr(self.gone), tuple(self.wounds), tuple(self.poison),
                 tuple(self.excess), self.round, self.phase, tuple(self.heroes_lost))
 
     # ------------------------------------------------------------------ hidden information
@@ -1266,5 +1290,5 @@ class _Lazy:
 _FLAT = ("utype", "uowner", "wounds", "poison", "excess", "hits", "blocked", "heroes_lost", "sheet_ids",
          "sheet_labels", "factions", "deck_size", "actions", "reveals", "secret_open", "secret_who", "orders_at", "log",
          "_marked")
-_NESTED = ("reinf", "fleeing", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
+_NESTED = ("reinf", "fleeing", "fleeing_at", "gone", "hand", "deck", "discard", "owned", "orders", "pend", "private_at",
            "activated", "cancelled", "dice")

@@ -13,7 +13,7 @@ from engine.kingdoms.bots import ExploreBot, HeuristicBot, HordeBot
 from engine.kingdoms.checks import content_problems
 from engine.kingdoms.effects import EFFECT_KINDS
 from engine.kingdoms.evaluate import evaluate
-from engine.kingdoms.model import Model, build_model
+from engine.kingdoms.model import Model, build_model, unchoosable
 from engine.kingdoms.scenario import probe, scenario_state
 from engine.kingdoms.state import KState
 
@@ -39,6 +39,7 @@ SPEC = GameSpec(
            **{k: False for k in ("variant", "advanced-tile", "hit-counter", "victory-token", "army-token",
                                 "settlement-marker", "castle-marker", "wizard-tower-marker", "resource-chit")}},
     choice_events=frozenset({"played", "picked", "used", "settled"}),
+    unchoosable=unchoosable,
     information="perfect",
     evaluate=evaluate,
     check_content=content_problems,

@@ -210,3 +210,11 @@ def build_model(data: dict[str, list[dict]]) -> Model:
                  tuple(sorted((dict(p) for p in data.get("phase") or []), key=lambda p: int(p["order"]))),
                  {sg["id"]: dict(sg) for sg in data.get("round-segment") or []},
                  aidx, {h.id: h.idx for h in hordes}, {k.id: k.idx for k in kingdoms})
+
+
+def unchoosable(model: Model) -> frozenset[str]:
+    """The tiles no seat can ever choose: a tile is chosen by settling on it, and a tile whose own
+    effect forbids building on its space (the `restrict` kind, which the engine applies to that
+    space for everyone and for the whole game) can never hold a settlement (Chasm)."""
+    return frozenset(t.id for t in (*model.terrains, *model.advanced)
+                     if any(e.kind == "restrict" and "build" in (e.get("forbids") or ()) for e in t.effects))

@@ -64,9 +64,9 @@ def write_csvs(report: dict[str, Any], folder: Path) -> list[Path]:
            for p, rows in report["win_rate_by_seat"].items() for r in rows])
     events = sorted({e for c in report["components"].values() for e in c["events"]})
     table("components", ["id", "kind", *events, "games_used", "pick_rate", "win_rate_when_used", "ci_low", "ci_high",
-                         "lift", "z"],
+                         "lift", "z", "never_choosable"],
           [[cid, c["kind"], *[c["events"].get(e, 0) for e in events], c["games_used"], c["pick_rate"],
-            c["win_rate_when_used"], c["ci_low"], c["ci_high"], c["lift"], c["z"]]
+            c["win_rate_when_used"], c["ci_low"], c["ci_high"], c["lift"], c["z"], c.get("never_choosable", False)]
            for cid, c in report["components"].items()])
     table("end-reasons", ["reason", "games"], [[k, v] for k, v in report["end_reasons"].items()])
     table("errors", ["index", "seed", "players", "message", "log", "command"],

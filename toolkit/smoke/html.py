@@ -63,7 +63,8 @@ Shifts marked ● are larger than chance (|z| &gt; 2.58).</p>
 least {{ pct(r.coverage.threshold) }} of seats.</p>
 <table><tr><th>kind</th><th>covered</th><th>choosable</th></tr>
 {% for kind, k in r.coverage.by_kind.items() %}<tr><td>{{ kind }}</td><td>{{ k.covered }}</td><td>{{ k.choosable }}</td></tr>{% endfor %}</table>
-{% if r.coverage.below %}<p><b>Below {{ pct(r.coverage.threshold) }}</b>: {% for b in r.coverage.below %}{{ b.id }} ({{ pct(b.pick_rate) }}){{ ', ' if not loop.last }}{% endfor %}</p>{% endif %}{% endif %}
+{% if r.coverage.below %}<p><b>Below {{ pct(r.coverage.threshold) }}</b>: {% for b in r.coverage.below %}{{ b.id }} ({{ pct(b.pick_rate) }}){{ ', ' if not loop.last }}{% endfor %}</p>{% endif %}
+{% if r.coverage.never_choosable %}<p><b>Never choosable under the rules</b> (left out): {{ r.coverage.never_choosable|join(', ') }}</p>{% endif %}{% endif %}
 
 <h2>Components</h2>
 <p class="muted">Pick rate: share of seats (one per player per game) that chose it. Win rate when used, and lift: that win rate minus the win rate of seats that did not use it. Sorted by lift within each kind.</p>

@@ -40,8 +40,10 @@ def two_proportion_z(w1: float, n1: int, w2: float, n2: int) -> float:
 
 
 def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan: dict[str, Any], seconds: float,
-                 workers: int, backend: str, interrupted: bool, components: dict[str, str]) -> dict[str, Any]:
-    """The report from a run's totals. ``components`` maps each content id to its kind."""
+                 workers: int, backend: str, interrupted: bool, components: dict[str, str],
+                 unchoosable: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The report from a run's totals. ``components`` maps each content id to its kind;
+    ``unchoosable`` holds the ids the game's rules can never offer as a choice (`GameSpec.unchoosable`)."""
     t = tally
     report: dict[str, Any] = {
         "format": FORMAT,
@@ -78,7 +80,7 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
     report["winning_margin"] = t.margin.summary()
     report["stats"] = {k: h.summary() for k, h in sorted(t.stats.items())}
     report["shortages"] = {k: {"games": int(games), "total": total} for k, (games, total) in sorted(t.shortages.items())}
-    report["components"], report["never"] = _components(t, components)
+    report["components"], report["never"] = _components(t, components, unchoosable)
     report["coverage"] = _coverage(report["components"], t.seat_games, t.choice_events)
     report["flags"] = _flags(report, t)
     return report
@@ -112,8 +114,10 @@ def _solo(t: Tally) -> dict[str, Any] | None:
             "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
 
 
-def _components(t: Tally, components: dict[str, str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Per component: event totals, games used, win rate when its owner chose it, and the lift."""
+def _components(t: Tally, components: dict[str, str],
+                unchoosable: frozenset[str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Per component: event totals, games used, win rate when its owner chose it, and the lift;
+    whether the rules can ever offer it as a choice."""
     seat_games, total_share = t.seat_games, Fraction(t.decided)
     out: dict[str, Any] = {}
     for cid in sorted(set(t.components) | set(components)):
@@ -133,14 +137,18 @@ def _components(t: Tally, components: dict[str, str]) -> tuple[dict[str, Any], d
             "ci_low": round(lo, 4), "ci_high": round(hi, 4),
             "lift": round(rate_used - rate_other, 4) if rate_used is not None and rate_other is not None else None,
             "z": round(two_proportion_z(float(wins_used), n_used, float(wins_other), n_other), 2),
+            "never_choosable": cid in unchoosable,
         }
     # "Never X": for each event, the kinds it applies to are those of components that had it at
-    # least once; components of those kinds that never had it are listed.
+    # least once; components of those kinds that never had it are listed (for a choice event, not
+    # those the rules never offer as a choice).
     never: dict[str, list[str]] = {}
     for event in sorted({e for c in t.components.values() for e in c.events}):
         kinds = {components.get(cid) for cid, c in t.components.items() if c.events.get(event)} - {None, ""}
+        skip = unchoosable if event in t.choice_events else frozenset()
         never[event] = sorted(cid for cid, kind in components.items()
-                              if kind in kinds and not t.components.get(cid, ComponentTally()).events.get(event))
+                              if kind in kinds and cid not in skip
+                              and not t.components.get(cid, ComponentTally()).events.get(event))
     return out, never
 
 
@@ -148,26 +156,33 @@ def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str]) ->
     """Share of the choosable components that at least COVERAGE_MIN of all seats chose.
 
     A kind is choosable when the game reports a choice event for its components (a kind whose
-    components the game never reports a choice for, such as tiles or tokens, is left out).
+    components the game never reports a choice for, such as tiles or tokens, is left out). Of a
+    choosable kind, the components the game's rules never offer as a choice are listed apart
+    (``never_choosable``), neither covered nor below.
     """
     kinds = {c["kind"] for c in comps.values() if c["kind"] and any(e in choice for e in c["events"])}
-    rows = {cid: c for cid, c in comps.items() if c["kind"] in kinds}
+    apart = sorted(cid for cid, c in comps.items() if c["kind"] in kinds and c["never_choosable"])
+    rows = {cid: c for cid, c in comps.items() if c["kind"] in kinds and not c["never_choosable"]}
     below = sorted(({"id": cid, "kind": c["kind"], "pick_rate": c["pick_rate"]} for cid, c in rows.items()
                     if c["pick_rate"] < COVERAGE_MIN), key=lambda r: (r["kind"], r["pick_rate"], r["id"]))
     by_kind = {}
     for kind in sorted(kinds):
         ids = [cid for cid, c in rows.items() if c["kind"] == kind]
-        by_kind[kind] = {"choosable": len(ids), "covered": sum(1 for cid in ids if rows[cid]["pick_rate"] >= COVERAGE_MIN)}
+        by_kind[kind] = {"choosable": len(ids),
+                         "covered": sum(1 for cid in ids if rows[cid]["pick_rate"] >= COVERAGE_MIN),
+                         "never_choosable": sum(1 for cid in apart if comps[cid]["kind"] == kind)}
     return {"threshold": COVERAGE_MIN, "choosable": len(rows), "covered": len(rows) - len(below),
             "share": round((len(rows) - len(below)) / len(rows), 4) if rows else None,
-            "by_kind": by_kind, "below": below, "seat_games": seat_games}
+            "by_kind": by_kind, "below": below, "never_choosable": apart, "seat_games": seat_games}
 
 
 def _flags(report: dict[str, Any], t: Tally) -> dict[str, Any]:
     comps = report["components"]
-    dead = sorted(cid for cid, c in comps.items() if c["kind"] and not any(c["events"].values()))
+    dead = sorted(cid for cid, c in comps.items()
+                  if c["kind"] and not c["never_choosable"] and not any(c["events"].values()))
     dominant = sorted(
-        (cid for cid, c in comps.items() if c["lift"] is not None and c["seat_games_used"] >= 30
+        (cid for cid, c in comps.items() if not c["never_choosable"] and c["lift"] is not None
+         and c["seat_games_used"] >= 30
          and c["lift"] > 0.1 and c["z"] > 3.0),
         key=lambda cid: -comps[cid]["lift"])
     first_player = {}
