@@ -1,0 +1,220 @@
+"""Fantasy Draft: every world the search bot samples agrees with what its seat has seen.
+
+The search bot redraws the other seat's hidden parts (which unit each face-down token is; during
+deployment where the tokens stand) before every playout. These tests play real games on the
+shipped content with the search bot in one seat, look at every sample it draws, and compare it
+with the seat's observation and with a record of what the seat saw happen, kept here from the
+open record of the game (the observations and the other seat's chosen options), independently of
+the sampler's own bookkeeping."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.core import derive_seed, play_game
+from engine.core.api import CHANCE
+from engine.core.driver import bot_choice, make_bots, sample_chance
+from engine.core.search import SearchBot
+from engine.fantasy_draft import SPEC
+from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
+from test_fd_support import model, situation
+
+BUDGET = "6@4"  # a few short playouts per decision: many samples, quick games
+
+
+class Seen:
+    """What `seat` has seen of the other seat's tokens, per token (kept by the token object, which
+    moves with the token): the most activations it was seen using in one turn, and the units it may
+    still be after the other seat aimed an ability of its own at it (not the flag, which is no unit;
+    of the types the ability names; able to stand where a swap puts it)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.tokens: dict[int, list[int]] = {}  # id -> the token (kept alive, so ids stay unique)
+        self.most: dict[int, int] = {}
+        self.may_be: dict[int, set[int]] = {}
+
+    def before(self, st: FDState, action: int) -> None:
+        """The other seat is about to take `action`: note what its choice says in the open."""
+        d = st.decision()
+        if d.player != 1 - self.seat or st.dkind != "play":
+            return
+        mv = st.moves[action]
+        if mv[0] != "ability" or mv[3] == mv[1]:
+            return
+        m = model()
+        hero = m.units[st.board[mv[1]][T_UNIT]]  # an ability turns its hero face up
+        ab = hero.abilities[mv[2]]
+        target = st.board[mv[3]]
+        if target is None or target[T_OWN] != 1 - self.seat or ab.target not in ("own", "any"):
+            return
+        fits = {u.idx for u in m.units if not u.flag and (not ab.types or u.type in ab.types)}
+        if any(e.kind == "swap" for e in ab.effects):
+            fits = {u for u in fits if st.can_stand(u, mv[1])}
+        key = self._key(target)
+        self.may_be[key] = self.may_be.get(key, fits) & fits
+
+    def after(self, st: FDState) -> None:
+        """A step was taken: note the activations the seat sees on the other seat's tokens."""
+        if st.phase != "play":
+            return
+        seen = st.observation(self.seat)["board"]
+        labels = model().board.labels
+        for h in st.hexes[1 - self.seat]:
+            e = seen[labels[h]]
+            key = self._key(st.board[h])
+            self.most[key] = max(self.most.get(key, 0), e["used"] - e["extra"], 1 if e["moved"] else 0)
+
+    def _key(self, t: list[int]) -> int:
+        self.tokens[id(t)] = t
+        return id(t)
+
+
+def army_of(obs: dict, seat: int) -> Counter:
+    """A seat's whole army from what everyone sees: its drafted heroes, and the basic units of the
+    reference card less those it left out."""
+    m = model()
+    ids = {u.id: u.idx for u in m.units}
+    army = Counter(ids[u] for u in obs["drafted"][seat])
+    for u in m.basics:
+        army[u] += m.units[u].count
+    army.subtract(ids[u] for u in obs["left_out"][seat])
+    return +army
+
+
+def contradictions(view: FDState, sample: FDState, seat: int, seen: Seen) -> list[str]:
+    """How the sampled world `sample` disagrees with what `seat` sees in `view` (empty: none)."""
+    m = model()
+    enemy = 1 - seat
+    lab = m.board.labels
+    out: list[str] = []
+    obs = view.observation(seat)
+    if sample.observation(seat) != obs:
+        out.append("the sample looks different to the seat (a token seen face up, an own token "
+                   "or a position changed)")
+    ids = {u.id: u.idx for u in m.units}
+    army = army_of(obs, enemy)
+    army.subtract(ids[u] for u in obs["removed"][enemy])
+    on_board = Counter()
+    for h, t in enumerate(sample.board):
+        if t is None:
+            continue
+        u = m.units[t[T_UNIT]]
+        if not sample.can_stand(t[T_UNIT], h):
+            out.append(f"{lab[h]}: {u.name} cannot stand there")
+        if t[T_OWN] != enemy:
+            continue
+        on_board[t[T_UNIT]] += 1
+        if view.phase in ("deploy", "prepare", "draft"):
+            if m.board.zone[h] != enemy:
+                out.append(f"{lab[h]}: {u.name} placed outside its own start zone")
+            continue
+        if t[T_REV]:
+            continue
+        key = id(view.board[h])
+        most = seen.most.get(key, 0)
+        if u.actions < most:
+            out.append(f"{lab[h]}: {u.name} ({u.actions} actions) was seen acting {most} times in a turn")
+        if key in seen.may_be and t[T_UNIT] not in seen.may_be[key]:
+            out.append(f"{lab[h]}: {u.name} cannot be the target the other seat chose for its ability")
+    left = obs["to_place"][enemy]
+    if view.phase in ("draft", "prepare"):
+        if on_board:
+            out.append("tokens on the board before deployment")
+    elif left == 0:
+        if on_board != army:
+            out.append(f"the other seat's units do not add up: {dict(on_board - army)} too many, "
+                       f"{dict(army - on_board)} missing")
+    elif on_board - army or sum(on_board.values()) != sum(army.values()) - left:
+        out.append("the other seat's placed tokens are not the part of its army it placed")
+    return out
+
+
+def _watched_games(seeds: list[int], seats: tuple[int, ...]) -> tuple[int, list[str]]:
+    """Play a game per seed and seat with the search bot in that seat and the heuristic in the
+    other; check every sample the search bot draws. Returns (samples checked, contradictions)."""
+    m = model()
+    checked = 0
+    found: list[str] = []
+    original = SearchBot._world
+    for seed in seeds:
+        for seat in seats:
+            names = ["heuristic", "heuristic"]
+            names[seat] = f"search:{BUDGET}"
+            bots = make_bots(SPEC, 2, seed, names)
+            seen = Seen(seat)
+
+            def world(bot: SearchBot, state: FDState) -> FDState:
+                nonlocal checked
+                sample = original(bot, state)
+                checked += 1
+                for problem in contradictions(state, sample, bot.seat, seen):
+                    found.append(f"seed {seed}, step {len(state.actions)}, {state.phase}: {problem}")
+                return sample
+
+            SearchBot._world = world  # type: ignore[method-assign]
+            try:
+                rng = random.Random(seed)
+                st = SPEC.new_state(m, 2, {})
+                d = st.decision()
+                while d is not None:
+                    if d.player == CHANCE:
+                        action = sample_chance(rng, d)
+                    else:
+                        if d.player == seat:  # the truth itself agrees with what was seen
+                            for problem in contradictions(st, st, seat, seen):
+                                found.append(f"seed {seed}, step {len(st.actions)}: the true state: {problem}")
+                        action = bot_choice(st, bots[d.player], d, hidden=True)
+                    seen.before(st, action)
+                    st.apply(action)
+                    seen.after(st)
+                    d = st.decision()
+            finally:
+                SearchBot._world = original  # type: ignore[method-assign]
+    return checked, found
+
+
+def test_every_sample_of_the_search_bot_agrees_with_what_its_seat_has_seen() -> None:
+    checked, found = _watched_games([derive_seed(31, i) for i in range(3)], (0, 1))
+    assert checked > 1000
+    assert not found, f"{len(found)} contradictions in {checked} samples, e.g.:\n" + "\n".join(found[:12])
+
+
+def test_the_checker_sees_a_contradiction_it_is_shown() -> None:
+    """The checks can fail: the true state passes them, and a sample with a walker on water, a
+    face-up unit changed, the other army's counts changed, or a unit seen moving that has no
+    actions fails them."""
+    m = model()
+    rec = play_game(SPEC, m, 2, derive_seed(31, 0), ["heuristic"])
+    st = SPEC.new_state(m, 2, {})
+    seen = Seen(0)
+    for action in rec.actions:
+        seen.before(st, action)
+        st.apply(action)
+        seen.after(st)
+        if st.phase == "play" and st.turn >= 12 and st.decision().player == 0 and st.dkind == "play":
+            break
+    assert contradictions(st, st.clone(), 0, seen) == [], "the truth agrees with what was seen"
+    down = [h for h in st.hexes[1] if not st.board[h][T_REV]]
+    up = [h for h in st.hexes[1] if st.board[h][T_REV]]
+    moved = [h for h in down if seen.most.get(id(st.board[h]), 0) > 0]
+    still = [h for h in down if m.units[st.board[h][T_UNIT]].actions == 0]
+    assert up and moved and still
+    shown = st.clone()
+    shown.board[up[0]][T_UNIT], shown.board[down[0]][T_UNIT] = shown.board[down[0]][T_UNIT], shown.board[up[0]][T_UNIT]
+    assert any("looks different" in p for p in contradictions(st, shown, 0, seen))
+    counts = st.clone()
+    counts.board[down[0]][T_UNIT] = m.by_id["knight"] if counts.board[down[0]][T_UNIT] != m.by_id["knight"] else m.by_id["wolf"]
+    assert any("do not add up" in p for p in contradictions(st, counts, 0, seen))
+    idle = st.clone()
+    idle.board[moved[0]][T_UNIT], idle.board[still[0]][T_UNIT] = idle.board[still[0]][T_UNIT], idle.board[moved[0]][T_UNIT]
+    assert any("was seen acting" in p for p in contradictions(st, idle, 0, seen))
+    wet = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                               "k9": {"unit": "flag", "seat": 1}, "c5": {"unit": "ghost", "seat": 1}}})
+    walker = wet.clone()
+    b = m.board.index
+    walker.board[b["c5"]][T_UNIT], walker.board[b["k9"]][T_UNIT] = m.flag, m.by_id["ghost"]
+    assert m.board.flyers_only[b["c5"]]
+    assert any("c5: Flag cannot stand" in p for p in contradictions(wet, walker, 0, Seen(0)))
