@@ -18,7 +18,7 @@ from engine.core.api import CHANCE
 from engine.core.driver import bot_choice, make_bots, sample_chance
 from engine.core.search import SearchBot
 from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.state import T_OWN, T_REV, T_UNIT, FDState
+from engine.fantasy_draft.state import T_OWN, T_REV, T_STEP, T_UNIT, FDState
 from test_fd_support import model, situation
 
 BUDGET = "6@4"  # a few short playouts per decision: many samples, quick games
@@ -218,3 +218,61 @@ def test_the_checker_sees_a_contradiction_it_is_shown() -> None:
     walker.board[b["c5"]][T_UNIT], walker.board[b["k9"]][T_UNIT] = m.flag, m.by_id["ghost"]
     assert m.board.flyers_only[b["c5"]]
     assert any("c5: Flag cannot stand" in p for p in contradictions(wet, walker, 0, Seen(0)))
+
+
+def _positions(phase: str, seat: int, count: int) -> list[FDState]:
+    """Real positions at `seat`'s decisions in `phase` (play: after some turns), from heuristic games."""
+    m = model()
+    out: list[FDState] = []
+    for i in range(12):
+        rec = play_game(SPEC, m, 2, derive_seed(33, i), ["heuristic"])
+        st = SPEC.new_state(m, 2, {})
+        for k, action in enumerate(rec.actions):
+            d = st.decision()
+            if (st.phase == phase and d.player == seat and st.dkind in ("play", "deploy") and k % 9 == 0
+                    and (phase == "deploy" or st.turn >= 6)):
+                out.append(st.clone())
+                if len(out) >= count:
+                    return out
+            st.apply(action)
+    return out
+
+
+def _other_truth(st: FDState, seat: int) -> FDState:
+    """The same game with the other seat's hidden parts drawn afresh: its face-down units in play,
+    where its tokens stand during deployment."""
+    twin = st.clone()
+    twin.resample(seat, random.Random(99))
+    return twin
+
+
+def _public(board: list) -> list:
+    """The board without the placement steps (the log positions of secret choices)."""
+    return [t[:T_STEP] + t[T_STEP + 1:] if t else None for t in board]
+
+
+@pytest.mark.parametrize("phase, seat", [("play", 0), ("play", 1), ("deploy", 1)])
+def test_the_samples_do_not_depend_on_the_hidden_truth(phase: str, seat: int) -> None:
+    """Two states that differ only in what `seat` cannot see give the very same samples for one
+    seed: the sampler reads nothing of the other seat's hidden parts."""
+    positions = _positions(phase, seat, 12)
+    assert len(positions) >= 12
+    differed = 0
+    for st in positions:
+        twin = _other_truth(st, seat)
+        assert twin.observation(seat) == st.observation(seat)
+        differed += twin.board != st.board
+        for seed in range(3):
+            a, b = st.clone(), twin.clone()
+            a.resample(seat, random.Random(seed))
+            b.resample(seat, random.Random(seed))
+            assert a.board == b.board, (phase, seat, len(st.actions), seed)
+            assert contradictions(st, a, seat, Seen(seat)) == []
+            token = st.redact(seat)  # the search bot is shown the redacted state
+            try:
+                c = st.clone()
+            finally:
+                st.restore(token)
+            c.resample(seat, random.Random(seed))
+            assert _public(c.board) == _public(a.board), "the redacted state gives the same samples"
+    assert differed >= len(positions) // 2, "the twins differ in their hidden parts"

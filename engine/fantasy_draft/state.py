@@ -7,9 +7,12 @@ so `clone()` copies about a hundred short lists whatever the length of the game.
 A token on the board is a short list (see the T_* indexes): who owns it, which unit it is,
 whether it is face up (0, or 1 + the log length when it turned face up, so a label read late
 still says what was known when it was offered; 1 for a token set up face up), how often it acted this turn, its strength bonus for this turn, whether it
-is frozen, extra activations, whether it has ever acted, and the log position of the secret
-choice that placed it. Hidden information is exactly the unit of the other seat's face-down
-tokens (and, during deployment, where the other seat put them).
+is frozen, extra activations, the most activations it was seen using in one turn (0: it never
+acted), the log position of the secret choice that placed it, and the units it is known in the
+open not to be (a bit per unit index: an ability its owner aimed at it says which units it could
+be). Hidden information is exactly the unit of the other seat's face-down tokens (and, during
+deployment, where the other seat put them); the last fields are what both seats saw, which keeps
+the search bot's guesses about a face-down token within what was seen (`hidden.resample`).
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.fantasy_draft.effects import HANDLERS, NEAR_ONLY, Ctx, always
 from engine.fantasy_draft.model import Ability, Model, UnitType
 
-T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
+T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP, T_NOT = range(10)
 D10 = tuple(str(i) for i in range(10))
 Labels = Callable[[], list[str]]
 """Builds a decision's option labels; called only when someone reads them (bots read moves)."""
@@ -711,15 +714,14 @@ class FDState:
             self.usage["left-out"][mv[1]][s] += 1
         elif kind == "place":
             u = self.to_place[s].pop(0)
-            self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
+            self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1, 0]
             insort(self.hexes[s], mv[1])
             self.shown[s] += 1
             self._moved(mv[1], s)
         elif kind == "move":
             self.plays = (len(self.actions) - 1, s, self.plays)
-            t = self._activate(mv[1])
+            self._activate(mv[1])
             self.relocate(mv[1], mv[2])
-            t[T_MOVED] = 1
             self.stats["moves"] += 1
         elif kind in ("attack", "shoot"):
             self.plays = (len(self.actions) - 1, s, self.plays)
@@ -731,8 +733,10 @@ class FDState:
         elif kind == "ability":
             self.plays = (len(self.actions) - 1, s, self.plays)
             h, ab_idx, tg = mv[1], mv[2], mv[3]
+            ab = self.model.units[self.board[h][T_UNIT]].abilities[ab_idx]  # type: ignore[index]
+            if tg != h and (o := self.board[tg]) is not None and o[T_OWN] == s and not o[T_REV]:
+                self._aimed_own(s, h, ab, o, tg)
             t = self._activate(h)
-            ab = self.model.units[t[T_UNIT]].abilities[ab_idx]
             self.actions_left -= ab.cost - 1
             self.reveal(h)
             self.stats["abilities"] += 1
@@ -741,11 +745,29 @@ class FDState:
                 self.once_used.append((t[T_UNIT], ab_idx))
             self.pending.insert(0, ("ability", s, h, t[T_UNIT], ab_idx, tg))
 
+    def _aimed_own(self, seat: int, h: int, ab: Ability, o: list[int], tg: int) -> None:
+        """`seat` aims ability `ab` of its hero on h at its own face-down token `o` on tg: the other
+        seat learns that the token is a unit the ability may be aimed at (never the flag; of the
+        types it names; one a swap may bring to h). Every unit that would not have been offered
+        there is ruled out in the open (T_NOT)."""
+        unit = o[T_UNIT]
+        hero = self.board[h][T_UNIT]  # type: ignore[index]
+        out = o[T_NOT]
+        try:
+            for u in range(len(self.model.units)):
+                o[T_UNIT] = u
+                if tg not in self.ability_targets(seat, h, hero, ab):
+                    out |= 1 << u
+        finally:
+            o[T_UNIT] = unit
+        o[T_NOT] = out
+
     def _activate(self, h: int) -> list[int]:
         t = self.board[h]
         assert t is not None
         t[T_USED] += 1
-        t[T_MOVED] = 1
+        if t[T_USED] - t[T_EXTRA] > t[T_MOVED]:
+            t[T_MOVED] = t[T_USED] - t[T_EXTRA]
         self._touched.append(t)
         self.actions_left -= 1
         return t
