@@ -26,7 +26,8 @@ BUDGET = "6@4"  # a few short playouts per decision: many samples, quick games
 
 class Seen:
     """What `seat` has seen of the other seat's tokens, per token (kept by the token object, which
-    moves with the token): the most activations it was seen using in one turn, and the units it may
+    moves with the token): the most activations it was seen using in one turn, whether it was seen
+    on water (it flies), and the units it may
     still be after the other seat aimed an ability of its own at it (not the flag, which is no unit;
     of the types the ability names; able to stand where a swap puts it)."""
 
@@ -35,6 +36,7 @@ class Seen:
         self.tokens: dict[int, list[int]] = {}  # id -> the token (kept alive, so ids stay unique)
         self.most: dict[int, int] = {}
         self.may_be: dict[int, set[int]] = {}
+        self.wet: set[int] = set()  # seen standing on water: it flies
 
     def before(self, st: FDState, action: int) -> None:
         """The other seat is about to take `action`: note what its choice says in the open."""
@@ -66,6 +68,8 @@ class Seen:
             e = seen[labels[h]]
             key = self._key(st.board[h])
             self.most[key] = max(self.most.get(key, 0), e["used"] - e["extra"], 1 if e["moved"] else 0)
+            if model().board.flyers_only[h]:
+                self.wet.add(key)
 
     def _key(self, t: list[int]) -> int:
         self.tokens[id(t)] = t
@@ -117,6 +121,8 @@ def contradictions(view: FDState, sample: FDState, seat: int, seen: Seen) -> lis
         most = seen.most.get(key, 0)
         if u.actions < most:
             out.append(f"{lab[h]}: {u.name} ({u.actions} actions) was seen acting {most} times in a turn")
+        if key in seen.wet and not u.flying:
+            out.append(f"{lab[h]}: {u.name} does not fly, and the token was seen on water")
         if key in seen.may_be and t[T_UNIT] not in seen.may_be[key]:
             out.append(f"{lab[h]}: {u.name} cannot be the target the other seat chose for its ability")
     left = obs["to_place"][enemy]

@@ -9,8 +9,8 @@ whether it is face up (0, or 1 + the log length when it turned face up, so a lab
 still says what was known when it was offered; 1 for a token set up face up), how often it acted this turn, its strength bonus for this turn, whether it
 is frozen, extra activations, the most activations it was seen using in one turn (0: it never
 acted), the log position of the secret choice that placed it, and the units it is known in the
-open not to be (a bit per unit index: an ability its owner aimed at it says which units it could
-be). Hidden information is exactly the unit of the other seat's face-down tokens (and, during
+open not to be (a bit per unit index: a token once seen on water flies, an ability its owner
+aimed at it says which units it could be). Hidden information is exactly the unit of the other seat's face-down tokens (and, during
 deployment, where the other seat put them); the last fields are what both seats saw, which keeps
 the search bot's guesses about a face-down token within what was seen (`hidden.resample`).
 """
@@ -278,10 +278,15 @@ class FDState:
         board = self.board
         ta, tb = board[a], board[b]
         board[a], board[b] = tb, ta
+        wet = self.model.board.flyers_only
         if ta is not None:
             self._left(ta[T_OWN], a, b)
+            if wet[b]:
+                ta[T_NOT] |= self.model.walkers
         if tb is not None:
             self._left(tb[T_OWN], b, a)
+            if wet[a]:
+                tb[T_NOT] |= self.model.walkers
         owners = {t[T_OWN] for t in (ta, tb) if t is not None}
         owner = owners.pop() if len(owners) == 1 else -1  # tokens of both seats changed places
         self._moved(a, owner)
@@ -294,6 +299,8 @@ class FDState:
         if t is not None:
             owner = t[T_OWN]
             self._left(owner, a, b)
+            if self.model.board.flyers_only[b]:  # seen on water: it flies, wherever it goes next
+                t[T_NOT] |= self.model.walkers
         self._moved(a, owner)
         self._moved(b, owner)
 
