@@ -18,8 +18,8 @@ from engine.core.api import CHANCE
 from engine.core.driver import bot_choice, make_bots, sample_chance
 from engine.core.search import SearchBot
 from engine.fantasy_draft import SPEC
-from engine.fantasy_draft.state import T_OWN, T_REV, T_STEP, T_UNIT, FDState
-from test_fd_support import model, situation
+from engine.fantasy_draft.state import T_MOVED, T_NOT, T_OWN, T_REV, T_STEP, T_UNIT, FDState
+from test_fd_support import choose, model, situation
 
 BUDGET = "6@4"  # a few short playouts per decision: many samples, quick games
 
@@ -282,3 +282,86 @@ def test_the_samples_do_not_depend_on_the_hidden_truth(phase: str, seat: int) ->
             c.resample(seat, random.Random(seed))
             assert _public(c.board) == _public(a.board), "the redacted state gives the same samples"
     assert differed >= len(positions) // 2, "the twins differ in their hidden parts"
+
+
+def _harvest(necromancer_near: bool) -> tuple[FDState, dict[str, int]]:
+    """Player 1's Knight takes a face-down Forkman of player 2 (a human: the Necromancer's Soul
+    Harvest gains a power token when one falls within 2). Player 2 has a face-down Necromancer and
+    a face-down Swordman, one of them within 2 of the fight and the other 3 or more away, and a
+    face-down Trap and Bowman far off."""
+    m = model()
+    b = m.board
+    at = b.index["e5"]
+    land = [h for h in range(len(b.labels)) if not b.flyers_only[h] and b.zone[h] != 0]
+    near = next(h for h in land if b.dist[at][h] == 2)
+    far = [h for h in land if b.dist[at][h] >= 4 and b.labels[h] != "k9"]
+    knight = next(h for h in range(len(b.labels)) if b.dist[at][h] == 1 and not b.flyers_only[h]
+                  and b.dist[near][h] >= 2)
+    spots = {"near": near, "far": far[0], "trap": far[1], "bowman": far[2]}
+    units = ("necromancer", "swordman") if necromancer_near else ("swordman", "necromancer")
+    lab = b.labels
+    st = situation({"current": 0, "board": {
+        "a1": {"unit": "flag", "seat": 0}, lab[knight]: {"unit": "knight", "seat": 0},
+        "b1": {"unit": "wolf", "seat": 0},
+        "k9": {"unit": "flag", "seat": 1}, "e5": {"unit": "forkman", "seat": 1},
+        lab[near]: {"unit": units[0], "seat": 1}, lab[far[0]]: {"unit": units[1], "seat": 1},
+        lab[far[1]]: {"unit": "trap", "seat": 1}, lab[far[2]]: {"unit": "bowman", "seat": 1}}})
+    choose(st, f"Attack e5 from {lab[knight]} (Knight)")
+    return st, spots
+
+
+def _necromancer_hexes(st: FDState, draws: int = 60) -> Counter:
+    """Where player 1's samples put player 2's Necromancer."""
+    m = model()
+    token = st.redact(0)
+    try:
+        view = st.clone()
+    finally:
+        st.restore(token)
+    rng = random.Random(8)
+    where: Counter = Counter()
+    for _ in range(draws):
+        sample = view.clone()
+        sample.resample(0, rng)
+        assert sample.observation(0) == st.observation(0)
+        where.update(h for h in sample.hexes[1] if sample.board[h][T_UNIT] == m.by_id["necromancer"])
+    return where
+
+
+@pytest.mark.parametrize("necromancer_near", [True, False])
+def test_a_face_down_necromancers_power_tokens_tell_where_it_may_stand(necromancer_near: bool) -> None:
+    """The power token lands on the Necromancer's card in the open. When it gains one, it is one
+    of the face-down tokens within 2 of the fallen unit; when it gains none (with tokens in the
+    supply and room below the cap), it is none of them. The samples keep to both."""
+    st, spots = _harvest(necromancer_near)
+    necromancer = model().by_id["necromancer"]
+    assert st.power[necromancer] == (1 if necromancer_near else 0)
+    where = _necromancer_hexes(st)
+    if necromancer_near:
+        assert set(where) == {spots["near"]}, "the only face-down token within 2 of the fall"
+    else:
+        assert spots["near"] not in where and len(where) >= 2, "any face-down token but the one near the fall"
+
+
+def test_what_the_open_record_rules_out_is_never_the_true_unit() -> None:
+    """The facts the state keeps about each token for the samplers (the most activations seen in
+    one turn, the units ruled out in the open) hold for the real unit under it, at every step of
+    many games, the Necromancer's power tokens included: a wrong fact could leave no deal at all."""
+    m = model()
+    ruled = harvested = 0
+    for i in range(30):
+        st = SPEC.new_state(m, 2, {})
+        rng = random.Random(derive_seed(34, i))
+        bots = make_bots(SPEC, 2, derive_seed(34, i), ["heuristic"])
+        d = st.decision()
+        while d is not None:
+            st.apply(sample_chance(rng, d) if d.player == CHANCE else bots[d.player].choose(st, d))
+            for h in st.hexes[0] + st.hexes[1]:
+                t = st.board[h]
+                u = m.units[t[T_UNIT]]
+                assert not t[T_NOT] >> t[T_UNIT] & 1, (i, len(st.actions), m.board.labels[h], u.name)
+                assert t[T_MOVED] <= u.actions, (i, len(st.actions), m.board.labels[h], u.name)
+                ruled += t[T_NOT] != 0
+                harvested += bool(t[T_NOT] >> m.by_id["necromancer"] & 1)
+            d = st.decision()
+    assert ruled > 5000 and harvested > 2000, (ruled, harvested)

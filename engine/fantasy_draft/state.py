@@ -46,6 +46,26 @@ def roll_decision(name: str) -> Decision:
 
 
 
+_HARVESTERS: dict[int, tuple[Model, tuple]] = {}
+
+
+def _silent_harvesters(m: Model) -> tuple[tuple[int, Ability, int], ...]:
+    """(hero, ability, power tokens per use) of every hero that may gain power tokens without
+    turning face up: one `unit-removed` ability, with no d10 roll (a roll would be seen), whose
+    effects are all power tokens. The tokens land on its card in the open, so they tell the other
+    seat something about where its face-down token stands (`FDState._watched`)."""
+    known = _HARVESTERS.get(id(m))
+    if known is None or known[0] is not m:
+        out = []
+        for u in m.units:
+            removed = [ab for ab in u.abilities if ab.trigger == "unit-removed"]
+            if (len(removed) == 1 and removed[0].d10 is None and removed[0].effects
+                    and all(e.kind == "power" and e.amount > 0 for e in removed[0].effects)):
+                out.append((u.idx, removed[0], sum(e.amount for e in removed[0].effects)))
+        known = _HARVESTERS[id(m)] = (m, tuple(out))
+    return known[1]
+
+
 _CHECKS: dict[int, tuple[Ability, tuple, bool]] = {}
 
 
@@ -129,6 +149,12 @@ class FDState:
         attacks, then the targets of each of its special actions. A run kept from an earlier
         decision (see `play_moves`) is the same tuple object, so a bot may keep what it derived
         from it too."""
+        self.watch: tuple | None = None
+        """While the work queued by a removal is being resolved: what the other seat may learn
+        from the power tokens a face-down hero gains then (see `_watch_removal`): a tuple (the
+        heroes' power before, as (unit, power) pairs; the removals, as (unit, seat, hexes of its
+        seat's face-down tokens in range); the lowest the power supply went). Never changed in
+        place, so clones may share it."""
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -248,6 +274,8 @@ class FDState:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
+        if self.watch is not None and self.supply < self.watch[2]:
+            self.watch = (self.watch[0], self.watch[1], self.supply)
         self.shown[0] += 1  # a hero's owner is not at hand; power moves seldom
         self.shown[1] += 1
 
@@ -421,6 +449,8 @@ class FDState:
                 if self._drain():
                     return
                 continue
+            if self.watch is not None:
+                self._watched()
             phase = self.phase
             if (self._play_step() if phase == "play" else self._deploy_step() if phase == "deploy"
                     else self._draft_step() if phase == "draft" else self._prepare_step()):
@@ -888,10 +918,62 @@ class FDState:
                 self.once_used.append((t[T_UNIT], ab.idx))
             self.pending.append(("trigger", h, t[T_UNIT], ab.idx))
 
+    def _watch_removal(self, h: int, owner: int, unit: int) -> None:
+        """A unit was removed on h: note, for each hero that gains power tokens in the open while
+        its token stays face down (`_silent_harvesters`), which face-down tokens of its seat stand
+        in its range, so `_watched` can say which of them it may be once the power is handed out."""
+        m = self.model
+        units = m.units
+        dist = m.board.dist[h]
+        board = self.board
+        for hero, ab, _ in _silent_harvesters(m):
+            if ab.types and units[unit].type not in ab.types:
+                continue
+            for s in (0, 1):
+                if ab.target == "own" and owner != s or ab.target == "enemy" and owner == s:
+                    continue
+                down = [x for x in self.hexes[s] if not board[x][T_REV]]  # type: ignore[index]
+                if not any(board[x][T_UNIT] == hero for x in down):  # type: ignore[index]
+                    continue  # drafted by the other seat, removed or face up: the open record says so
+                watch = self.watch or ((), (), self.supply)
+                before = watch[0] if any(u == hero for u, _ in watch[0]) else watch[0] + ((hero, self.power[hero]),)
+                near = tuple(x for x in down if dist[x] <= ab.range)
+                self.watch = (before, watch[1] + ((hero, s, near),), watch[2])
+
+    def _watched(self) -> None:
+        """The work queued by removals is done: rule out, in the open, each watched hero under the
+        face-down tokens its power tokens say it is not under. It gained P tokens of A per removal
+        in range; a token within range of fewer than P / A of the removals is not the hero, and
+        when nothing can have held a token back (the supply never ran dry, the hero is below the
+        cap) a token within range of another number of them is not the hero either."""
+        before, events, low = self.watch  # type: ignore[misc]
+        self.watch = None
+        board = self.board
+        cap = self.model.rules.power_cap
+        for hero, ab, amount in _silent_harvesters(self.model):
+            p0 = next((p for u, p in before if u == hero), None)
+            if p0 is None:
+                continue
+            mine = [e for e in events if e[0] == hero]
+            s = mine[0][1]
+            down = [x for x in self.hexes[s] if not board[x][T_REV]]  # type: ignore[index]
+            if not any(board[x][T_UNIT] == hero for x in down):  # type: ignore[index]
+                continue  # turned face up or removed meanwhile: nothing left to guess
+            gained = self.power[hero] - p0
+            fired = -(-gained // amount)
+            exact = low > 0 and self.base_strength(hero) < cap
+            bit = 1 << hero
+            for x in down:
+                n = sum(x in near for _, _, near in mine)
+                if n < fired or exact and n * amount != gained:
+                    board[x][T_NOT] |= bit  # type: ignore[index]
+
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
         units = self.model.units
         dist = self.model.board.dist[h]
         board = self.board
+        if _silent_harvesters(self.model):
+            self._watch_removal(h, owner, unit)
         for x in sorted(self.hexes[0] + self.hexes[1]):
             t = board[x]
             for ab in units[t[T_UNIT]].abilities:
