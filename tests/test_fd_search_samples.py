@@ -365,3 +365,28 @@ def test_what_the_open_record_rules_out_is_never_the_true_unit() -> None:
                 harvested += bool(t[T_NOT] >> m.by_id["necromancer"] & 1)
             d = st.decision()
     assert ruled > 5000 and harvested > 2000, (ruled, harvested)
+
+
+def test_a_turn_that_ends_with_actions_left_tells_which_tokens_cannot_move() -> None:
+    """Player 2's turn ends with two actions left: nothing of theirs could act. Its frozen face-up
+    tokens could not; of its three face-down tokens the one boxed in on a9 could be anything, but
+    the two with free hexes around them cannot hold a unit that moves: they are the flag and the
+    Trap, and the Knight is on a9. Player 1's samples keep to that."""
+    frozen = {"unit": "horseman", "seat": 1, "revealed": True, "frozen": True}
+    st = situation({"current": 1, "actions": 2, "board": {
+        "a1": {"unit": "flag", "seat": 0}, "c1": {"unit": "wolf", "seat": 0},
+        "a9": {"unit": "knight", "seat": 1}, "a8": frozen, "b9": {**frozen, "unit": "swordman"},
+        "f8": {"unit": "flag", "seat": 1}, "h8": {"unit": "trap", "seat": 1}}})
+    assert st.current == 0, "player 2 had nothing to do"
+    a9 = model().board.index["a9"]
+    knight = model().by_id["knight"]
+    token = st.redact(0)
+    try:
+        view = st.clone()
+    finally:
+        st.restore(token)
+    rng = random.Random(3)
+    for _ in range(30):
+        sample = view.clone()
+        sample.resample(0, rng)
+        assert sample.board[a9][T_UNIT] == knight

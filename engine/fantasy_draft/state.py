@@ -6,13 +6,17 @@ so `clone()` copies about a hundred short lists whatever the length of the game.
 
 A token on the board is a short list (see the T_* indexes): who owns it, which unit it is,
 whether it is face up (0, or 1 + the log length when it turned face up, so a label read late
-still says what was known when it was offered; 1 for a token set up face up), how often it acted this turn, its strength bonus for this turn, whether it
-is frozen, extra activations, the most activations it was seen using in one turn (0: it never
-acted), the log position of the secret choice that placed it, and the units it is known in the
-open not to be (a bit per unit index: a token once seen on water flies, an ability its owner
-aimed at it says which units it could be). Hidden information is exactly the unit of the other seat's face-down tokens (and, during
-deployment, where the other seat put them); the last fields are what both seats saw, which keeps
-the search bot's guesses about a face-down token within what was seen (`hidden.resample`).
+still says what was known when it was offered; 1 for a token set up face up), how often it acted
+this turn, its strength bonus for this turn, whether it is frozen, extra activations, the most
+activations it was seen using in one turn (0: it never acted), the log position of the secret
+choice that placed it, and the units it is known in the open not to be (a bit per unit index: a
+token once seen on water flies; an ability its owner aimed at it says which units it may be; a
+turn that ends with actions left says that no unit able to move or attack stands under a token
+that could have; a face-down Necromancer's power tokens say near which falls it stands).
+
+Hidden information is exactly the unit of the other seat's face-down tokens (and, during
+deployment, where the other seat put them). The last fields record what both seats saw, so the
+search bot's guesses about a face-down token keep within it (`hidden.resample`).
 """
 from __future__ import annotations
 
@@ -573,8 +577,28 @@ class FDState:
                 prompt = _TAKE.get(left) or _TAKE.setdefault(left, f"Take an action ({left} left)")
                 return self._publish(self.current, "play", prompt, moves,
                                      lambda: play_labels(self.model, board, moves, at))
+            self._stuck(self.current)
         self._end_turn()
         return False
+
+    def _stuck(self, seat: int) -> None:
+        """`seat`'s turn ends with actions left: none of its tokens had anything to do, which the
+        other seat sees. A face-down token that is not frozen rules out, in the open, every unit
+        that would still have had an activation and a move or an attack from where it stands (its
+        special actions are left out: whether they had a target may hang on other face-down units)."""
+        m = self.model
+        units, acts = m.units, m.acts
+        board = self.board
+        for h in self.hexes[seat]:
+            t = board[h]
+            if t[T_REV] or t[T_FROZEN]:  # type: ignore[index]
+                continue
+            out = t[T_NOT]  # type: ignore[index]
+            for u in range(len(units)):
+                if (not out >> u & 1 and acts[u] + t[T_EXTRA] - t[T_USED] > 0  # type: ignore[index]
+                        and self._token_steps(seat, h, units[u])):
+                    out |= 1 << u
+            t[T_NOT] = out  # type: ignore[index]
 
     def _check_armies(self) -> bool:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
