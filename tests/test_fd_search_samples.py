@@ -390,3 +390,37 @@ def test_a_turn_that_ends_with_actions_left_tells_which_tokens_cannot_move() -> 
         sample = view.clone()
         sample.resample(0, rng)
         assert sample.board[a9][T_UNIT] == knight
+
+
+def test_the_deal_passes_units_along_when_the_first_picks_leave_a_token_nothing(monkeypatch) -> None:
+    """Three face-down tokens, three units, each token ruled out for a different one: picking a
+    unit for each in turn can leave the last with none that fits, and the deal then passes units
+    along (an augmenting path) instead of giving it a wrong one."""
+    from engine.fantasy_draft import hidden
+    from engine.fantasy_draft.state import T_NOT
+
+    m = model()
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "c1": {"unit": "wolf", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1, "revealed": True},
+                              "c8": {"unit": "knight", "seat": 1}, "e8": {"unit": "wolf", "seat": 1},
+                              "g8": {"unit": "trap", "seat": 1}}})
+    b = m.board.index
+    knight, wolf, trap = (m.by_id[u] for u in ("knight", "wolf", "trap"))
+    ruled = {"c8": trap, "e8": knight, "g8": wolf}
+    for lab, u in ruled.items():
+        st.board[b[lab]][T_NOT] = 1 << u
+    passed = []
+    augment = hidden._augment
+    monkeypatch.setattr(hidden, "_augment", lambda *a: passed.append(1) or augment(*a))
+    rng = random.Random(5)
+    for _ in range(40):
+        sample = st.clone()
+        sample.resample(0, rng)
+        for lab, u in ruled.items():
+            assert sample.board[b[lab]][T_UNIT] != u
+    assert passed, "some deals needed units passed along"
+    token = st.redact(0)
+    try:
+        assert all(st.board[b[lab]][T_UNIT] != u for lab, u in ruled.items()), "the stand-ins fit too"
+    finally:
+        st.restore(token)

@@ -109,9 +109,9 @@ def _deal(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int],
     that fits what was seen of it: enough actions (`_need`), able to stand on its hex (a token on
     water flies), not ruled out in the open (T_NOT). Reads nothing but those public facts.
 
-    Tokens with such a constraint are served first, most demanding first, each taking a unit that
-    fits: at random with `rng`, else the first in unit order (the canonical stand-ins of
-    `redact`). When none that fits is left, units already given are passed on along an
+    Tokens with such a constraint are served first, those with the fewest fitting units first
+    (ties in hex order), each taking a unit that fits: at random with `rng`, else the first in
+    unit order (the canonical stand-ins of `redact`). When none that fits is left, units already given are passed on along an
     augmenting path (a matching always exists: the true units are one). The tokens nothing is
     known of take the rest: shuffled with `rng`, else in unit order by hex."""
     m = st.model
@@ -124,13 +124,15 @@ def _deal(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int],
     for h, t in hidden:
         need = _need(st, t)
         if need > 0 or t[T_NOT] or wet[h]:
-            tight.append((-need, h, t[T_NOT] | (m.walkers if wet[h] else 0), t))
+            tight.append((need, h, t[T_NOT] | (m.walkers if wet[h] else 0), t))
         else:
             loose.append(t)
     if tight:
-        tight.sort(key=lambda x: (x[0], x[1]))
-        fits = [[i for i, u in enumerate(pool) if acts[u] >= -minus and not banned >> u & 1]
-                for minus, _, banned, _ in tight]
+        fits = [[i for i, u in enumerate(pool) if acts[u] >= need and not banned >> u & 1]
+                for need, _, banned, _ in tight]
+        order = sorted(range(len(tight)), key=lambda k: (len(fits[k]), tight[k][1]))
+        tight = [tight[k] for k in order]
+        fits = [fits[k] for k in order]
         owner = [-1] * len(pool)  # pool index -> tight index holding it
         held = [-1] * len(tight)
         for k, options in enumerate(fits):
