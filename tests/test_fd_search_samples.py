@@ -424,3 +424,19 @@ def test_the_deal_passes_units_along_when_the_first_picks_leave_a_token_nothing(
         assert all(st.board[b[lab]][T_UNIT] != u for lab, u in ruled.items()), "the stand-ins fit too"
     finally:
         st.restore(token)
+
+
+def test_the_invariants_catch_a_fact_that_rules_out_the_true_unit() -> None:
+    """Checked mode (every smoke game in 20, `--check`) tests what the state keeps of each token
+    against its real unit: a unit ruled out, or more activations in a turn than it has."""
+    from engine.fantasy_draft.state import T_NOT
+
+    st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
+                              "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
+    assert st.check_invariants() == []
+    b = model().board.index
+    st.board[b["k8"]][T_NOT] = 1 << model().by_id["wolf"]
+    st.board[b["d3"]][T_MOVED] = 2  # a Golem has one action
+    problems = st.check_invariants()
+    assert "k8: what was seen of the token rules out its Wolf" in problems
+    assert "d3: what was seen of the token rules out its Golem" in problems
