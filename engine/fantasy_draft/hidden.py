@@ -7,10 +7,11 @@ hero cards, which token moved or acted this turn, frozen and boosted tokens) hap
 `redact` hides in place by giving the hidden tokens canonical identities that depend only on what
 the seat sees (so two states that differ only in hidden things become identical); `restore`
 undoes it exactly; `resample` draws identities at random, consistent with what the seat saw:
-the units it cannot see are exactly those dealt out, each token gets a unit that fits what was
-seen of it (a token once seen acting N times in one turn has at least N actions, a token on water
-flies, a token its owner aimed an ability at is a unit that ability may be aimed at), and neither
-the stand-ins nor the samples read the units under the face-down tokens.
+the units it cannot see are exactly those dealt out, and each token gets a unit that fits what
+was seen of it (the most activations it used in one turn, whether it stands on water, and the
+units ruled out in the open, see `state.py`), and neither the stand-ins nor the samples read the
+units under the face-down tokens. During deployment the other seat's placed units are put back
+at random on its start zone.
 """
 from __future__ import annotations
 
@@ -111,9 +112,9 @@ def _deal(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int],
 
     Tokens with such a constraint are served first, those with the fewest fitting units first
     (ties in hex order), each taking a unit that fits: at random with `rng`, else the first in
-    unit order (the canonical stand-ins of `redact`). When none that fits is left, units already given are passed on along an
-    augmenting path (a matching always exists: the true units are one). The tokens nothing is
-    known of take the rest: shuffled with `rng`, else in unit order by hex."""
+    unit order (the canonical stand-ins of `redact`). When none that fits is left, units already
+    given are passed on along an augmenting path (a deal always exists: the true units are one).
+    The tokens nothing is known of take the rest: shuffled with `rng`, else in unit order by hex."""
     m = st.model
     acts, wet = m.acts, m.board.flyers_only
     pool = sorted(units)
