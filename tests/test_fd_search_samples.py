@@ -397,7 +397,6 @@ def test_the_deal_passes_units_along_when_the_first_picks_leave_a_token_nothing(
     unit for each in turn can leave the last with none that fits, and the deal then passes units
     along (an augmenting path) instead of giving it a wrong one."""
     from engine.fantasy_draft import hidden
-    from engine.fantasy_draft.state import T_NOT
 
     m = model()
     st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "c1": {"unit": "wolf", "seat": 0},
@@ -429,8 +428,6 @@ def test_the_deal_passes_units_along_when_the_first_picks_leave_a_token_nothing(
 def test_the_invariants_catch_a_fact_that_rules_out_the_true_unit() -> None:
     """Checked mode (every smoke game in 20, `--check`) tests what the state keeps of each token
     against its real unit: a unit ruled out, or more activations in a turn than it has."""
-    from engine.fantasy_draft.state import T_NOT
-
     st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
                               "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     assert st.check_invariants() == []
