@@ -158,7 +158,7 @@ def test_invariants_catch_a_created_token_and_power_above_the_cap() -> None:
     st = situation({"board": {"a1": {"unit": "flag", "seat": 0}, "d3": {"unit": "golem", "seat": 0},
                               "k9": {"unit": "flag", "seat": 1}, "k8": {"unit": "wolf", "seat": 1}}})
     assert st.check_invariants() == []
-    st.board[model().board.index["e3"]] = [0, model().by_id["knight"], 0, 0, 0, 0, 0, 0, -1]
+    st.board[model().board.index["e3"]] = [0, model().by_id["knight"], 0, 0, 0, 0, 0, 0, -1, 0]
     st.power[model().by_id["golem"]] = 4
     problems = " ".join(st.check_invariants())
     assert "do not add up to the army" in problems and "above 5" in problems

@@ -6,16 +6,19 @@ hero cards, which token moved or acted this turn, frozen and boosted tokens) hap
 
 `redact` hides in place by giving the hidden tokens canonical identities that depend only on what
 the seat sees (so two states that differ only in hidden things become identical); `restore`
-undoes it exactly; `resample` draws identities at random, consistent with what the seat saw (a
-token seen acting N times this turn, or ever, cannot be a unit with fewer actions).
+undoes it exactly; `resample` draws identities at random, consistent with what the seat saw:
+the units it cannot see are exactly those dealt out, and each token gets a unit that fits what
+was seen of it (the most activations it used in one turn, whether it stands on water, and the
+units ruled out in the open, see `state.py`), and neither the stand-ins nor the samples read the
+units under the face-down tokens. During deployment the other seat's placed units are put back
+at random on its start zone.
 """
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine.fantasy_draft.state import T_EXTRA, T_MOVED, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
+from engine.fantasy_draft.state import T_EXTRA, T_MOVED, T_NOT, T_OWN, T_REV, T_STEP, T_UNIT, T_USED
 
 if TYPE_CHECKING:
     from engine.fantasy_draft.state import FDState
@@ -49,7 +52,8 @@ def observation(st: "FDState", seat: int) -> dict[str, Any]:
         board[m.board.labels[h]] = {
             "seat": t[T_OWN], "unit": unit,
             "revealed": bool(t[T_REV]), "used": t[T_USED], "bonus": t[4], "frozen": bool(t[5]),
-            "extra": t[T_EXTRA], "moved": bool(t[T_MOVED])}
+            "extra": t[T_EXTRA], "moved": bool(t[T_MOVED]), "acted": t[T_MOVED],
+            "ruled_out": [ids[u] for u in range(len(ids)) if t[T_NOT] >> u & 1]}
     return {
         "seat": seat, "phase": st.phase, "current": st.current, "turn": st.turn,
         "actions_left": st.actions_left, "mana": list(st.mana),
@@ -94,21 +98,72 @@ def hidden_counts(st: "FDState", enemy: int, face_up: list[int] | None = None) -
 
 
 def _need(st: "FDState", t: list[int]) -> int:
-    """Fewest actions the unit under token `t` must have, from what everyone saw it do."""
-    acted, moved = t[T_USED] - t[T_EXTRA], 1 if t[T_MOVED] else 0
-    return acted if acted > moved else moved
+    """Fewest actions the unit under token `t` must have, from what everyone saw it do: the most
+    activations it used in one turn (this turn's count less extra activations an ability gave)."""
+    acted, most = t[T_USED] - t[T_EXTRA], t[T_MOVED]
+    return acted if acted > most else most
 
 
-def _assign(st: "FDState", hexes: list[int], units: list[int], pick) -> None:
-    """Give each hidden token a unit; strictest tokens first so the constraints always fit.
-    The units given out are taken out of `units`."""
-    acts = st.model.units
-    order = sorted(hexes, key=lambda h: (-_need(st, st.board[h]), h))
-    pool = units
-    for h in order:
-        need = _need(st, st.board[h])
-        fits = [i for i, u in enumerate(pool) if acts[u].actions >= need] or list(range(len(pool)))
-        st.board[h][T_UNIT] = pool.pop(pick(fits))
+def _deal(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int],
+          rng: random.Random | None) -> None:
+    """Give each face-down token (hex, token) of `hidden` one of `units` (as many), each a unit
+    that fits what was seen of it: enough actions (`_need`), able to stand on its hex (a token on
+    water flies), not ruled out in the open (T_NOT). Reads nothing but those public facts.
+
+    Tokens with such a constraint are served first, those with the fewest fitting units first
+    (ties in hex order), each taking a unit that fits: at random with `rng`, else the first in
+    unit order (the canonical stand-ins of `redact`). When none that fits is left, units already
+    given are passed on along an augmenting path (a deal always exists: the true units are one).
+    The tokens nothing is known of take the rest: shuffled with `rng`, else in unit order by hex."""
+    m = st.model
+    acts, wet = m.acts, m.board.flyers_only
+    pool = sorted(units)
+    if rng is not None:
+        rng.shuffle(pool)
+    loose: list[list[int]] = []
+    tight: list[tuple[int, int, int, list[int]]] = []
+    for h, t in hidden:
+        need = _need(st, t)
+        if need > 0 or t[T_NOT] or wet[h]:
+            tight.append((need, h, t[T_NOT] | (m.walkers if wet[h] else 0), t))
+        else:
+            loose.append(t)
+    if tight:
+        fits = [[i for i, u in enumerate(pool) if acts[u] >= need and not banned >> u & 1]
+                for need, _, banned, _ in tight]
+        order = sorted(range(len(tight)), key=lambda k: (len(fits[k]), tight[k][1]))
+        tight = [tight[k] for k in order]
+        fits = [fits[k] for k in order]
+        owner = [-1] * len(pool)  # pool index -> tight index holding it
+        held = [-1] * len(tight)
+        for k, options in enumerate(fits):
+            free = [i for i in options if owner[i] < 0]
+            if free:
+                i = free[0] if rng is None else free[rng.randrange(len(free))]
+                owner[i], held[k] = k, i
+            elif not _augment(k, fits, owner, held, set()):
+                # the constraints admit no deal (a hand-made position): any unit left will do
+                i = owner.index(-1)
+                owner[i], held[k] = k, i
+        for k, (_, _, _, t) in enumerate(tight):
+            t[T_UNIT] = pool[held[k]]
+        rest = [u for i, u in enumerate(pool) if owner[i] < 0]
+    else:
+        rest = pool
+    for t, u in zip(loose, rest):
+        t[T_UNIT] = u
+
+
+def _augment(k: int, fits: list[list[int]], owner: list[int], held: list[int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path: find token k a unit, moving holders on to other units that fit."""
+    for i in fits[k]:
+        if i in seen:
+            continue
+        seen.add(i)
+        if owner[i] < 0 or _augment(owner[i], fits, owner, held, seen):
+            owner[i], held[k] = k, i
+            return True
+    return False
 
 
 def redact(st: "FDState", seat: int) -> Any:
@@ -142,7 +197,7 @@ def _disguise(st: "FDState", enemy: int) -> Any:
     steps = _blank(st, [step for _, _, step in saved] + _plays(st, enemy))
     for _, t in hidden:
         t[T_STEP] = -1
-    _canonical(st, hidden, sorted(u for _, u, _ in saved))
+    _deal(st, hidden, [u for _, u, _ in saved], None)
     if saved:
         st.units_changed()
     return ((), saved, steps, _forget(st, [h for h, _ in hidden]))
@@ -195,52 +250,31 @@ def restore(st: "FDState", token: Any) -> None:
         actions[i] = a
 
 
-def _canonical(st: "FDState", hidden: list[tuple[int, list[int]]], units: list[int]) -> None:
-    """`_assign` giving each (hex, token) the first unit that fits, in one pass.
-
-    Strictest tokens first take the first unit (in unit order) with enough actions, or the first
-    unit when none has; the tokens seen doing nothing then take what is left, in hex order (each
-    would get the first unit left)."""
-    acts = st.model.units
-    busy: list[tuple[int, int, list[int]]] = []
-    idle: list[list[int]] = []
-    for h, t in hidden:
-        need = _need(st, t)
-        if need > 0:
-            busy.append((-need, h, t))
-        else:
-            idle.append(t)
-    busy.sort()
-    for minus_need, _, t in busy:
-        pick = 0
-        for i, u in enumerate(units):
-            if acts[u].actions >= -minus_need:
-                pick = i
-                break
-        t[T_UNIT] = units.pop(pick)
-    for t, u in zip(idle, units):
-        t[T_UNIT] = u
-
-
 def resample(st: "FDState", seat: int, rng: random.Random) -> None:
+    """Draw afresh, at random, everything `seat` cannot see, consistent with what it saw; the
+    draw reads only what `seat` sees, so it is the same on the full state as on the redacted one.
+
+    Deployment: the other seat's placed tokens (all of them are secret) are taken off and its
+    placed units (the army in placing order less those still to place, an open count) put back
+    on random hexes of its start zone where they may stand. Play: the units `seat` cannot tell
+    apart are dealt over the other seat's face-down tokens (`_deal`)."""
     enemy = 1 - seat
     if st.phase == "over":
         return
+    board = st.board
     if positions_hidden(st, seat):
-        placed = [t for t in st.board if t is not None and t[T_OWN] == enemy]
-        missing = Counter(st.army[enemy])
-        missing.subtract(st.to_place[enemy])
-        missing.subtract(t[T_UNIT] for t in placed)
-        free = [h for h, z in enumerate(st.model.board.zone) if z == enemy and st.board[h] is None]
+        army = st.army[enemy]
+        placed = army[:len(army) - len(st.to_place[enemy])]
+        for h in st.hexes[enemy]:
+            board[h] = None
+        free = [h for h in st.model.board.zone_hexes[enemy] if board[h] is None]
         rng.shuffle(free)
-        for u in sorted(missing.elements()):
+        for u in sorted(placed):
             h = next(x for x in free if st.can_stand(u, x))
             free.remove(h)
-            st.board[h] = [enemy, u, 0, 0, 0, 0, 0, 0, -1]
+            board[h] = [enemy, u, 0, 0, 0, 0, 0, 0, -1, 0]
         st.board_changed()
         return
-    hexes = [h for h, t in enumerate(st.board) if t is not None and t[T_OWN] == enemy and not t[T_REV]]
-    units = hidden_units(st, enemy)
-    rng.shuffle(units)
-    _assign(st, hexes, units, lambda fits: fits[rng.randrange(len(fits))])
+    hidden = [(h, t) for h in st.hexes[enemy] if not (t := board[h])[T_REV]]  # type: ignore[index]
+    _deal(st, hidden, hidden_units(st, enemy), rng)
     st.units_changed()

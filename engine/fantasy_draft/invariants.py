@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.fantasy_draft.hidden import HIDDEN, positions_hidden, seen_unit
-from engine.fantasy_draft.state import T_BONUS, T_OWN, T_REV, T_UNIT
+from engine.fantasy_draft.state import T_BONUS, T_MOVED, T_NOT, T_OWN, T_REV, T_UNIT
 
 if TYPE_CHECKING:
     from engine.fantasy_draft.state import FDState
@@ -26,7 +26,9 @@ def check(st: "FDState") -> list[str]:
     where: tuple[list[int], list[int]] = ([], [])
     ground: list[str] = []
     weak: list[str] = []
+    told: list[str] = []
     leaks: list[str] = []
+    acts = m.acts
     over = st.phase == "over"
     secret_places = (positions_hidden(st, 0), positions_hidden(st, 1))
     for h, t in enumerate(st.board):
@@ -41,6 +43,9 @@ def check(st: "FDState") -> list[str]:
         # strength never below 0 (only a negative term can take it there)
         if (t[T_BONUS] < 0 or power[u] < 0 or units[u].strength < 0) and st.strength(h) < 0:
             weak.append(f"{labels[h]}: strength below 0")
+        # what both seats saw of a token holds for its unit (the samplers keep to it)
+        if u >= 0 and (t[T_NOT] >> u & 1 or t[T_MOVED] > acts[u]):
+            told.append(f"{labels[h]}: what was seen of the token rules out its {units[u].name}")
         # hidden identities never leak into the other seat's observation
         seat = 1 - t[T_OWN]
         if over or (t[T_REV] and not secret_places[seat]):
@@ -53,7 +58,7 @@ def check(st: "FDState") -> list[str]:
             leaks.append(f"player {seat + 1} sees the face-down token at {labels[h]}")
     index = [f"player {s + 1}: the list of token hexes does not match the board"
              for s in (0, 1) if where[s] != st.hexes[s]]
-    return _tokens(st, on_board) + index + ground + _power(st) + weak + _counters(st) + leaks
+    return _tokens(st, on_board) + index + ground + _power(st) + weak + told + _counters(st) + leaks
 
 
 def _tokens(st: "FDState", on_board: tuple[list[int], list[int]]) -> list[str]:

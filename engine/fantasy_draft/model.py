@@ -116,6 +116,8 @@ class Model:
     """Per unit: its actions per turn (read for every token at every step)."""
     ranged: tuple[bool, ...] = ()
     """Per unit: whether it attacks at range."""
+    walkers: int = 0
+    """The units that do not fly, a bit per unit index (those a token on water cannot be)."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -234,4 +236,5 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
                  by_id={u.id: u.idx for u in units}, flag=flags[0], reach=reach, shot_from=shot_from,
                  acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting),
                  aim_by=tuple((_aim_reads(abs_, "enemy"), _aim_reads(abs_, "own")) for abs_ in acting),
-                 acts=tuple(u.actions for u in units), ranged=tuple(u.attack == "ranged" for u in units))
+                 acts=tuple(u.actions for u in units), ranged=tuple(u.attack == "ranged" for u in units),
+                 walkers=sum(1 << u.idx for u in units if not u.flying))

@@ -243,7 +243,7 @@ def scenario_state(model: Model, players: int, setup: dict) -> FDState:
             s = _seat(spec.get("seat", 0), f"the seat of {label}", (*at, "seat"))
             _placeable(st, label, h, u, s)
             revealed, frozen = (_flag(spec.get(k, False), f"{where}.{k}", (*at, k)) for k in ("revealed", "frozen"))
-            st.board[h] = [s, u, int(revealed), 0, 0, int(frozen), 0, 0, -1]
+            st.board[h] = [s, u, int(revealed), 0, 0, int(frozen), 0, 0, -1, 0]
             st.army[s].append(u)
             if model.units[u].hero:
                 st.drafted[s].append(u)

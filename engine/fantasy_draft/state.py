@@ -6,10 +6,17 @@ so `clone()` copies about a hundred short lists whatever the length of the game.
 
 A token on the board is a short list (see the T_* indexes): who owns it, which unit it is,
 whether it is face up (0, or 1 + the log length when it turned face up, so a label read late
-still says what was known when it was offered; 1 for a token set up face up), how often it acted this turn, its strength bonus for this turn, whether it
-is frozen, extra activations, whether it has ever acted, and the log position of the secret
-choice that placed it. Hidden information is exactly the unit of the other seat's face-down
-tokens (and, during deployment, where the other seat put them).
+still says what was known when it was offered; 1 for a token set up face up), how often it acted
+this turn, its strength bonus for this turn, whether it is frozen, extra activations, the most
+activations it was seen using in one turn (0: it never acted), the log position of the secret
+choice that placed it, and the units it is known in the open not to be (a bit per unit index: a
+token once seen on water flies; an ability its owner aimed at it says which units it may be; a
+turn that ends with actions left says that no unit able to move or attack stands under a token
+that could have; a face-down Necromancer's power tokens say near which falls it stands).
+
+Hidden information is exactly the unit of the other seat's face-down tokens (and, during
+deployment, where the other seat put them). The last fields record what both seats saw, so the
+search bot's guesses about a face-down token keep within it (`hidden.resample`).
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from engine.core.api import CHANCE, Decision, GameResult, check_action
 from engine.fantasy_draft.effects import HANDLERS, NEAR_ONLY, Ctx, always
 from engine.fantasy_draft.model import Ability, Model, UnitType
 
-T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP = range(9)
+T_OWN, T_UNIT, T_REV, T_USED, T_BONUS, T_FROZEN, T_EXTRA, T_MOVED, T_STEP, T_NOT = range(10)
 D10 = tuple(str(i) for i in range(10))
 Labels = Callable[[], list[str]]
 """Builds a decision's option labels; called only when someone reads them (bots read moves)."""
@@ -41,6 +48,26 @@ def roll_decision(name: str) -> Decision:
         d = _ROLLS[name] = Decision(CHANCE, f"Roll d10 for {name}", D10)
     return d
 
+
+
+_HARVESTERS: dict[int, tuple[Model, tuple]] = {}
+
+
+def _silent_harvesters(m: Model) -> tuple[tuple[int, Ability, int], ...]:
+    """(hero, ability, power tokens per use) of every hero that may gain power tokens without
+    turning face up: one `unit-removed` ability, with no d10 roll (a roll would be seen), whose
+    effects are all power tokens. The tokens land on its card in the open, so they tell the other
+    seat something about where its face-down token stands (`FDState._watched`)."""
+    known = _HARVESTERS.get(id(m))
+    if known is None or known[0] is not m:
+        out = []
+        for u in m.units:
+            removed = [ab for ab in u.abilities if ab.trigger == "unit-removed"]
+            if (len(removed) == 1 and removed[0].d10 is None and removed[0].effects
+                    and all(e.kind == "power" and e.amount > 0 for e in removed[0].effects)):
+                out.append((u.idx, removed[0], sum(e.amount for e in removed[0].effects)))
+        known = _HARVESTERS[id(m)] = (m, tuple(out))
+    return known[1]
 
 
 _CHECKS: dict[int, tuple[Ability, tuple, bool]] = {}
@@ -126,6 +153,12 @@ class FDState:
         attacks, then the targets of each of its special actions. A run kept from an earlier
         decision (see `play_moves`) is the same tuple object, so a bot may keep what it derived
         from it too."""
+        self.watch: tuple | None = None
+        """While the work queued by a removal is being resolved: what the other seat may learn
+        from the power tokens a face-down hero gains then (see `_watch_removal`): a tuple (the
+        heroes' power before, as (unit, power) pairs; the removals, as (unit, seat, hexes of its
+        seat's face-down tokens in range); the lowest the power supply went). Never changed in
+        place, so clones may share it."""
         self.hexes: list[list[int]] = [[], []]
         """Per seat, the hexes of its tokens on the board in hex order (kept with the board, so
         the rules and bots visit a seat's few tokens instead of every hex)."""
@@ -245,6 +278,8 @@ class FDState:
         n = min(amount, self.power_room(unit))
         self.power[unit] += n
         self.supply -= n
+        if self.watch is not None and self.supply < self.watch[2]:
+            self.watch = (self.watch[0], self.watch[1], self.supply)
         self.shown[0] += 1  # a hero's owner is not at hand; power moves seldom
         self.shown[1] += 1
 
@@ -275,10 +310,15 @@ class FDState:
         board = self.board
         ta, tb = board[a], board[b]
         board[a], board[b] = tb, ta
+        wet = self.model.board.flyers_only
         if ta is not None:
             self._left(ta[T_OWN], a, b)
+            if wet[b]:
+                ta[T_NOT] |= self.model.walkers
         if tb is not None:
             self._left(tb[T_OWN], b, a)
+            if wet[a]:
+                tb[T_NOT] |= self.model.walkers
         owners = {t[T_OWN] for t in (ta, tb) if t is not None}
         owner = owners.pop() if len(owners) == 1 else -1  # tokens of both seats changed places
         self._moved(a, owner)
@@ -291,6 +331,8 @@ class FDState:
         if t is not None:
             owner = t[T_OWN]
             self._left(owner, a, b)
+            if self.model.board.flyers_only[b]:  # seen on water: it flies, wherever it goes next
+                t[T_NOT] |= self.model.walkers
         self._moved(a, owner)
         self._moved(b, owner)
 
@@ -411,6 +453,8 @@ class FDState:
                 if self._drain():
                     return
                 continue
+            if self.watch is not None:
+                self._watched()
             phase = self.phase
             if (self._play_step() if phase == "play" else self._deploy_step() if phase == "deploy"
                     else self._draft_step() if phase == "draft" else self._prepare_step()):
@@ -533,8 +577,28 @@ class FDState:
                 prompt = _TAKE.get(left) or _TAKE.setdefault(left, f"Take an action ({left} left)")
                 return self._publish(self.current, "play", prompt, moves,
                                      lambda: play_labels(self.model, board, moves, at))
+            self._stuck(self.current)
         self._end_turn()
         return False
+
+    def _stuck(self, seat: int) -> None:
+        """`seat`'s turn ends with actions left: none of its tokens had anything to do, which the
+        other seat sees. A face-down token that is not frozen rules out, in the open, every unit
+        that would still have had an activation and a move or an attack from where it stands (its
+        special actions are left out: whether they had a target may hang on other face-down units)."""
+        m = self.model
+        units, acts = m.units, m.acts
+        board = self.board
+        for h in self.hexes[seat]:
+            t = board[h]
+            if t[T_REV] or t[T_FROZEN]:  # type: ignore[index]
+                continue
+            out = t[T_NOT]  # type: ignore[index]
+            for u in range(len(units)):
+                if (not out >> u & 1 and acts[u] + t[T_EXTRA] - t[T_USED] > 0  # type: ignore[index]
+                        and self._token_steps(seat, h, units[u])):
+                    out |= 1 << u
+            t[T_NOT] = out  # type: ignore[index]
 
     def _check_armies(self) -> bool:
         """A player without units (the flag is no unit) has lost; the game ends at once."""
@@ -711,15 +775,14 @@ class FDState:
             self.usage["left-out"][mv[1]][s] += 1
         elif kind == "place":
             u = self.to_place[s].pop(0)
-            self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1]
+            self.board[mv[1]] = [s, u, 0, 0, 0, 0, 0, 0, len(self.actions) - 1, 0]
             insort(self.hexes[s], mv[1])
             self.shown[s] += 1
             self._moved(mv[1], s)
         elif kind == "move":
             self.plays = (len(self.actions) - 1, s, self.plays)
-            t = self._activate(mv[1])
+            self._activate(mv[1])
             self.relocate(mv[1], mv[2])
-            t[T_MOVED] = 1
             self.stats["moves"] += 1
         elif kind in ("attack", "shoot"):
             self.plays = (len(self.actions) - 1, s, self.plays)
@@ -731,8 +794,10 @@ class FDState:
         elif kind == "ability":
             self.plays = (len(self.actions) - 1, s, self.plays)
             h, ab_idx, tg = mv[1], mv[2], mv[3]
+            ab = self.model.units[self.board[h][T_UNIT]].abilities[ab_idx]  # type: ignore[index]
+            if tg != h and (o := self.board[tg]) is not None and o[T_OWN] == s and not o[T_REV]:
+                self._aimed_own(s, h, ab, o, tg)
             t = self._activate(h)
-            ab = self.model.units[t[T_UNIT]].abilities[ab_idx]
             self.actions_left -= ab.cost - 1
             self.reveal(h)
             self.stats["abilities"] += 1
@@ -741,11 +806,29 @@ class FDState:
                 self.once_used.append((t[T_UNIT], ab_idx))
             self.pending.insert(0, ("ability", s, h, t[T_UNIT], ab_idx, tg))
 
+    def _aimed_own(self, seat: int, h: int, ab: Ability, o: list[int], tg: int) -> None:
+        """`seat` aims ability `ab` of its hero on h at its own face-down token `o` on tg: the other
+        seat learns that the token is a unit the ability may be aimed at (never the flag; of the
+        types it names; one a swap may bring to h). Every unit that would not have been offered
+        there is ruled out in the open (T_NOT)."""
+        unit = o[T_UNIT]
+        hero = self.board[h][T_UNIT]  # type: ignore[index]
+        out = o[T_NOT]
+        try:
+            for u in range(len(self.model.units)):
+                o[T_UNIT] = u
+                if tg not in self.ability_targets(seat, h, hero, ab):
+                    out |= 1 << u
+        finally:
+            o[T_UNIT] = unit
+        o[T_NOT] = out
+
     def _activate(self, h: int) -> list[int]:
         t = self.board[h]
         assert t is not None
         t[T_USED] += 1
-        t[T_MOVED] = 1
+        if t[T_USED] - t[T_EXTRA] > t[T_MOVED]:
+            t[T_MOVED] = t[T_USED] - t[T_EXTRA]
         self._touched.append(t)
         self.actions_left -= 1
         return t
@@ -859,10 +942,62 @@ class FDState:
                 self.once_used.append((t[T_UNIT], ab.idx))
             self.pending.append(("trigger", h, t[T_UNIT], ab.idx))
 
+    def _watch_removal(self, h: int, owner: int, unit: int) -> None:
+        """A unit was removed on h: note, for each hero that gains power tokens in the open while
+        its token stays face down (`_silent_harvesters`), which face-down tokens of its seat stand
+        in its range, so `_watched` can say which of them it may be once the power is handed out."""
+        m = self.model
+        units = m.units
+        dist = m.board.dist[h]
+        board = self.board
+        for hero, ab, _ in _silent_harvesters(m):
+            if ab.types and units[unit].type not in ab.types:
+                continue
+            for s in (0, 1):
+                if ab.target == "own" and owner != s or ab.target == "enemy" and owner == s:
+                    continue
+                down = [x for x in self.hexes[s] if not board[x][T_REV]]  # type: ignore[index]
+                if not any(board[x][T_UNIT] == hero for x in down):  # type: ignore[index]
+                    continue  # drafted by the other seat, removed or face up: the open record says so
+                watch = self.watch or ((), (), self.supply)
+                before = watch[0] if any(u == hero for u, _ in watch[0]) else watch[0] + ((hero, self.power[hero]),)
+                near = tuple(x for x in down if dist[x] <= ab.range)
+                self.watch = (before, watch[1] + ((hero, s, near),), watch[2])
+
+    def _watched(self) -> None:
+        """The work queued by removals is done: rule out, in the open, each watched hero under the
+        face-down tokens its power tokens say it is not under. It gained P tokens of A per removal
+        in range; a token within range of fewer than P / A of the removals is not the hero, and
+        when nothing can have held a token back (the supply never ran dry, the hero is below the
+        cap) a token within range of another number of them is not the hero either."""
+        before, events, low = self.watch  # type: ignore[misc]
+        self.watch = None
+        board = self.board
+        cap = self.model.rules.power_cap
+        for hero, ab, amount in _silent_harvesters(self.model):
+            p0 = next((p for u, p in before if u == hero), None)
+            if p0 is None:
+                continue
+            mine = [e for e in events if e[0] == hero]
+            s = mine[0][1]
+            down = [x for x in self.hexes[s] if not board[x][T_REV]]  # type: ignore[index]
+            if not any(board[x][T_UNIT] == hero for x in down):  # type: ignore[index]
+                continue  # turned face up or removed meanwhile: nothing left to guess
+            gained = self.power[hero] - p0
+            fired = -(-gained // amount)
+            exact = low > 0 and self.base_strength(hero) < cap
+            bit = 1 << hero
+            for x in down:
+                n = sum(x in near for _, _, near in mine)
+                if n < fired or exact and n * amount != gained:
+                    board[x][T_NOT] |= bit  # type: ignore[index]
+
     def _queue_removal_triggers(self, h: int, owner: int, unit: int) -> None:
         units = self.model.units
         dist = self.model.board.dist[h]
         board = self.board
+        if _silent_harvesters(self.model):
+            self._watch_removal(h, owner, unit)
         for x in sorted(self.hexes[0] + self.hexes[1]):
             t = board[x]
             for ab in units[t[T_UNIT]].abilities:
