@@ -381,3 +381,82 @@ def test_what_is_never_choosable_comes_from_the_content_rules(tmp_path: Path) ->
     assert report["coverage"]["never_choosable"] == ["barrens", "chasm"]
     assert report["components"]["barrens"]["events"]["settled"] == 0
     assert "    never choosable under the rules, left out (2): barrens, chasm" in lines
+
+
+def _smoke_hh(game: str, out: Path) -> tuple[dict, list[str]]:
+    proc = run_cli("smoke", game, "--games", "40", "--seed", "1", "--workers", "1", "-d", str(out))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    return json.loads((out / "smoke-report.json").read_text()), proc.stdout.splitlines()
+
+
+def _monster_strengths(game: Path) -> dict[str, int]:
+    import yaml
+
+    return {m["id"]: int(m["strength"]) for m in yaml.safe_load((game / "monsters.yaml").read_text())["items"]}
+
+
+def test_monsters_no_capture_can_reach_are_left_out_of_never_captured(tmp_path: Path) -> None:
+    """Every capture of Hordes & Heroes stops at strength 6 at most, so a stronger monster (each
+    boss among them) can never be captured: listing it as never captured would read as a balance
+    finding. The report leaves those out of the list and says how many and why."""
+    report, lines = _smoke_hh("hordes-and-heroes", tmp_path)
+    strength = _monster_strengths(ROOT / "content" / "hordes-and-heroes")
+    out_of_reach = sorted(cid for cid, s in strength.items() if s > 6)
+    assert {"ashen-dragon", "demon-warlord", "ice-giant"} <= set(out_of_reach)
+    apart = report["never_impossible"]["captured"]
+    assert apart["ids"] == out_of_reach
+    assert "6" in apart["why"]
+    assert not set(out_of_reach) & set(report["never"]["captured"])
+    # the list still names capturable monsters nobody captured, and only those
+    assert report["never"]["captured"] == sorted(
+        cid for cid, s in strength.items() if s <= 6 and not report["components"][cid]["events"].get("captured"))
+    assert (f"    impossible under the rules, left out of never captured ({len(out_of_reach)}): {apart['why']}"
+            in lines)
+    never_line = next((line for line in lines if line.startswith("  never captured")), "")
+    assert not any(cid in never_line for cid in out_of_reach)
+    html = (tmp_path / "smoke-report.html").read_text()
+    assert f"Impossible under the rules, left out of never captured ({len(out_of_reach)}, {apart['why']})" in html
+
+
+def test_what_no_capture_can_reach_comes_from_the_content(tmp_path: Path) -> None:
+    """A copy where the Archmage captures up to strength 8 leaves out only the monsters stronger
+    than 8: the reach is read from the capture effects, not from a list of monsters."""
+    import shutil
+
+    game = tmp_path / "hordes-and-heroes"
+    shutil.copytree(ROOT / "content" / "hordes-and-heroes", game)
+    heroes = game / "heroes.yaml"
+    text = heroes.read_text()
+    old = "effects: [{kind: capture, max_strength: 6}]"
+    assert text.count(old) == 1
+    heroes.write_text(text.replace(old, "effects: [{kind: capture, max_strength: 8}]"))
+    report, lines = _smoke_hh(str(game), tmp_path / "out")
+    strength = _monster_strengths(game)
+    assert any(s in (7, 8) for s in strength.values())
+    apart = report["never_impossible"]["captured"]
+    assert apart["ids"] == sorted(cid for cid, s in strength.items() if s > 8)
+    assert "8" in apart["why"]
+    assert report["never"]["captured"] == sorted(
+        cid for cid, s in strength.items() if s <= 8 and not report["components"][cid]["events"].get("captured"))
+
+
+def test_kinds_no_seat_chooses_stay_out_of_coverage(tmp_path: Path) -> None:
+    """Kingdoms' horde counters are spawned by the game; a seat fighting one reports "used", a
+    choice event for abilities, but no seat ever chooses a horde counter into play: coverage is
+    over abilities and kingdoms only, and says which kind it left out."""
+    proc = run_cli("smoke", "kingdoms", "--games", "12", "--seed", "1", "--workers", "1", "-d", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    report = json.loads((tmp_path / "smoke-report.json").read_text())
+    counters = [cid for cid, c in report["components"].items() if c["kind"] == "horde-counter"]
+    assert counters and any(report["components"][cid]["events"].get("used") for cid in counters)
+    cov = report["coverage"]
+    assert "horde-counter" not in cov["by_kind"] and set(cov["by_kind"]) == {"ability", "kingdom"}
+    assert cov["unchosen_kinds"] == ["horde-counter"]
+    assert cov["choosable"] == sum(1 for c in report["components"].values() if c["kind"] in ("ability", "kingdom"))
+    assert not {b["id"] for b in cov["below"]} & set(counters)
+    lines = proc.stdout.splitlines()
+    coverage = next(line for line in lines if line.startswith("  coverage:"))
+    assert "horde-counter" not in coverage
+    assert "    kinds no seat chooses (the game brings them in), left out: horde-counter" in lines
+    html = (tmp_path / "smoke-report.html").read_text()
+    assert "Kinds no seat chooses</b> (the game brings them in; left out): horde-counter" in html

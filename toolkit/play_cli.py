@@ -157,12 +157,16 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
     for note in outcome.notes:
         typer.echo(note, err=True)
     kinds = {item["id"]: kind for kind, items in loaded.data.items() for item in items if "id" in item}
-    unchoosable = frozenset(spec.unchoosable(spec.build_model(loaded.data))) if spec.unchoosable else frozenset()
+    model = spec.build_model(loaded.data) if spec.unchoosable or spec.impossible else None
+    unchoosable = frozenset(spec.unchoosable(model)) if spec.unchoosable else frozenset()
+    impossible = ({event: (frozenset(ids), why) for event, (ids, why) in spec.impossible(model).items()}
+                  if spec.impossible else {})
     report = build_report(outcome.tally, game=spec.id, title=loaded.game.title, fingerprint=loaded.fingerprint,
                           plan={"players": players, "seed": seed, "bots": bots, "check": check, "games": games,
                                 "variants": variants},
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
-                          interrupted=outcome.interrupted, components=kinds, unchoosable=unchoosable)
+                          interrupted=outcome.interrupted, components=kinds, unchoosable=unchoosable,
+                          impossible=impossible, unchosen_kinds=frozenset(spec.unchosen_kinds))
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
     if outcome.interrupted and not outcome.tally.played:
         return report  # stopped before any game finished: the previous report stays as it was
@@ -216,6 +220,9 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
         if ids:
             shown = ", ".join(ids[:12]) + (f" … (+{len(ids) - 12})" if len(ids) > 12 else "")
             echo(f"  never {event} ({len(ids)}): {shown}")
+        apart = r.get("never_impossible", {}).get(event)
+        if apart:
+            echo(f"    impossible under the rules, left out of never {event} ({len(apart['ids'])}): {apart['why']}")
     flags = r["flags"]
     if flags["dominant_components"]:
         echo(f"  dominant: {', '.join(flags['dominant_components'])}")
@@ -248,6 +255,8 @@ def _print_coverage(r: dict[str, Any]) -> None:
         shown = ", ".join(f"{b['id']} {100 * b['pick_rate']:.2f}%" for b in cov["below"][:16])
         more = f" … (+{len(cov['below']) - 16})" if len(cov["below"]) > 16 else ""
         typer.echo(f"    below {100 * cov['threshold']:g}%: {shown}{more}")
+    if cov.get("unchosen_kinds"):
+        typer.echo(f"    kinds no seat chooses (the game brings them in), left out: {', '.join(cov['unchosen_kinds'])}")
     if cov.get("never_choosable"):
         typer.echo(f"    never choosable under the rules, left out ({len(cov['never_choosable'])}): "
                    f"{', '.join(cov['never_choosable'])}")

@@ -187,6 +187,14 @@ class GameSpec:
       whatever happens (a tile nothing may ever be built on, in a kind that is otherwise chosen by
       being built on). Smoke reports list them apart, out of coverage and of the dead, dominant
       and "never <choice>" lists, where they would read as content the players shun.
+    - `impossible(model)`: optional, per usage event, the content ids the rules can never give
+      that event, with the reason in a few words: `{event: (ids, why)}` (Hordes & Heroes: no
+      capture effect reaches a monster stronger than the largest strength any capture names, so
+      those monsters are never captured). Smoke reports leave them out of that event's "never"
+      list and say how many were left out and why.
+    - `unchosen_kinds`: content kinds a seat never chooses to bring into play (the game spawns
+      them), even when one of their events is a choice event for other kinds (Kingdoms' horde
+      counters report "used" when a seat fights one). Smoke reports leave them out of coverage.
     - `information`: "perfect", or "imperfect" when some seats cannot see everything (the state
       then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
     - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
@@ -213,6 +221,8 @@ class GameSpec:
     kinds: Mapping[str, bool] = field(default_factory=dict)
     choice_events: frozenset[str] = frozenset()
     unchoosable: Callable[[Any], Iterable[str]] | None = None
+    impossible: Callable[[Any], Mapping[str, tuple[Iterable[str], str]]] | None = None
+    unchosen_kinds: frozenset[str] = frozenset()
     information: Literal["perfect", "imperfect"] = "perfect"
     simultaneous: bool = False
     evaluate: Callable[[State], list[float]] | None = None

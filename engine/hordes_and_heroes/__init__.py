@@ -7,7 +7,7 @@ from engine.core.api import GameSpec
 from engine.hordes_and_heroes.bots import ExploreBot, HeuristicBot
 from engine.hordes_and_heroes.effects import EFFECT_KINDS
 from engine.hordes_and_heroes.hidden import evaluate
-from engine.hordes_and_heroes.model import Model, build_model
+from engine.hordes_and_heroes.model import Model, build_model, impossible
 from engine.hordes_and_heroes.scenario import probe, scenario_state
 from engine.hordes_and_heroes.setup import check_options
 from engine.hordes_and_heroes.state import HHState
@@ -32,6 +32,7 @@ SPEC = GameSpec(
     kinds={"rules": True, "hero": True, "action": True, "monster": True, "treasure": True, "town": True,
            "die": False, "token": False},
     choice_events=frozenset({"recruited", "played", "activated", "used"}),
+    impossible=impossible,
     information="imperfect",
     evaluate=evaluate,
     playout_bot="heuristic",

@@ -232,3 +232,26 @@ def all_effect_kinds(model: Model) -> set[str]:
     for t in model.towns:
         kinds.update(e.kind for e in t.effects)
     return kinds
+
+
+def impossible(model: Model) -> dict[str, tuple[frozenset[str], str]]:
+    """The monsters no seat can ever capture: every capture compares a monster's printed strength
+    with the largest strength its effect names, so a monster stronger than the largest such
+    strength of any card in play is out of every capture's reach (bosses and the strongest
+    monsters with the standard content). A capture that names no strength bounds nothing."""
+    reaches = [e.max_strength for e in _all_effects(model) if e.kind == "capture"]
+    if any(r < 0 for r in reaches):
+        return {}
+    top = max(reaches, default=-1)
+    ids = frozenset(m.id for m in model.monsters if m.strength > top)
+    if not ids:
+        return {}
+    why = (f"stronger than {top}, the most any capture reaches" if reaches
+           else "no card of the game captures")
+    return {"captured": (ids, why)}
+
+
+def _all_effects(model: Model) -> list[Effect]:
+    return [*(e for c in model.deck for e in c.effects), *(e for m in model.monsters for e in m.effects),
+            *(e for t in model.treasures for half in t.halves for e in half),
+            *(e for t in model.towns for e in t.effects)]

@@ -40,6 +40,7 @@ SPEC = GameSpec(
                                 "settlement-marker", "castle-marker", "wizard-tower-marker", "resource-chit")}},
     choice_events=frozenset({"played", "picked", "used", "settled"}),
     unchoosable=unchoosable,
+    unchosen_kinds=frozenset({"horde-counter"}),  # spawned by the game; "used" is a seat fighting one
     information="perfect",
     evaluate=evaluate,
     check_content=content_problems,

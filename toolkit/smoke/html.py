@@ -64,7 +64,8 @@ least {{ pct(r.coverage.threshold) }} of seats.</p>
 <table><tr><th>kind</th><th>covered</th><th>choosable</th></tr>
 {% for kind, k in r.coverage.by_kind.items() %}<tr><td>{{ kind }}</td><td>{{ k.covered }}</td><td>{{ k.choosable }}</td></tr>{% endfor %}</table>
 {% if r.coverage.below %}<p><b>Below {{ pct(r.coverage.threshold) }}</b>: {% for b in r.coverage.below %}{{ b.id }} ({{ pct(b.pick_rate) }}){{ ', ' if not loop.last }}{% endfor %}</p>{% endif %}
-{% if r.coverage.never_choosable %}<p><b>Never choosable under the rules</b> (left out): {{ r.coverage.never_choosable|join(', ') }}</p>{% endif %}{% endif %}
+{% if r.coverage.never_choosable %}<p><b>Never choosable under the rules</b> (left out): {{ r.coverage.never_choosable|join(', ') }}</p>{% endif %}
+{% if r.coverage.unchosen_kinds %}<p><b>Kinds no seat chooses</b> (the game brings them in; left out): {{ r.coverage.unchosen_kinds|join(', ') }}</p>{% endif %}{% endif %}
 
 <h2>Components</h2>
 <p class="muted">Pick rate: share of seats (one per player per game) that chose it. Win rate when used, and lift: that win rate minus the win rate of seats that did not use it. Sorted by lift within each kind.</p>
@@ -72,7 +73,7 @@ least {{ pct(r.coverage.threshold) }} of seats.</p>
 <table><tr><th>component</th>{% for e in events %}<th>{{ e }}</th>{% endfor %}<th>pick rate</th><th>win rate when used</th><th>lift</th><th>z</th></tr>
 {% for cid, c in rows %}<tr><td>{{ cid }}</td>{% for e in events %}<td>{{ c.events.get(e, 0) }}</td>{% endfor %}<td>{{ pct(c.seat_games_used / r.seat_games if r.seat_games else None) }}</td><td>{{ pct(c.win_rate_when_used) }}</td><td>{{ pct(c.lift) }}</td><td>{{ c.z }}</td></tr>{% endfor %}
 </table>{% endfor %}
-{% for event, ids in r.never.items() %}{% if ids %}<p><b>Never {{ event }}</b> ({{ ids|length }}): {{ ids|join(', ') }}</p>{% endif %}{% endfor %}
+{% for event, ids in r.never.items() %}{% if ids %}<p><b>Never {{ event }}</b> ({{ ids|length }}): {{ ids|join(', ') }}</p>{% endif %}{% set apart = (r.never_impossible or {}).get(event) %}{% if apart %}<p class="muted">Impossible under the rules, left out of never {{ event }} ({{ apart.ids|length }}, {{ apart.why }}): {{ apart.ids|join(', ') }}</p>{% endif %}{% endfor %}
 
 {% if r.errors %}<h2>Failed games</h2>
 <table><tr><th>game</th><th>seed</th><th>players</th><th>error</th><th>reproduce</th></tr>

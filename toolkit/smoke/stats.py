@@ -41,9 +41,13 @@ def two_proportion_z(w1: float, n1: int, w2: float, n2: int) -> float:
 
 def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan: dict[str, Any], seconds: float,
                  workers: int, backend: str, interrupted: bool, components: dict[str, str],
-                 unchoosable: frozenset[str] = frozenset()) -> dict[str, Any]:
+                 unchoosable: frozenset[str] = frozenset(),
+                 impossible: dict[str, tuple[frozenset[str], str]] | None = None,
+                 unchosen_kinds: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The report from a run's totals. ``components`` maps each content id to its kind;
-    ``unchoosable`` holds the ids the game's rules can never offer as a choice (`GameSpec.unchoosable`)."""
+    ``unchoosable`` holds the ids the game's rules can never offer as a choice (`GameSpec.unchoosable`);
+    ``impossible`` maps a usage event to the ids the rules can never give it and why
+    (`GameSpec.impossible`); ``unchosen_kinds`` are the kinds no seat chooses (`GameSpec.unchosen_kinds`)."""
     t = tally
     report: dict[str, Any] = {
         "format": FORMAT,
@@ -80,8 +84,9 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
     report["winning_margin"] = t.margin.summary()
     report["stats"] = {k: h.summary() for k, h in sorted(t.stats.items())}
     report["shortages"] = {k: {"games": int(games), "total": total} for k, (games, total) in sorted(t.shortages.items())}
-    report["components"], report["never"] = _components(t, components, unchoosable)
-    report["coverage"] = _coverage(report["components"], t.seat_games, t.choice_events)
+    report["components"], report["never"], report["never_impossible"] = _components(
+        t, components, unchoosable, impossible or {})
+    report["coverage"] = _coverage(report["components"], t.seat_games, t.choice_events, unchosen_kinds)
     report["flags"] = _flags(report, t)
     return report
 
@@ -114,10 +119,12 @@ def _solo(t: Tally) -> dict[str, Any] | None:
             "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
 
 
-def _components(t: Tally, components: dict[str, str],
-                unchoosable: frozenset[str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+def _components(t: Tally, components: dict[str, str], unchoosable: frozenset[str],
+                impossible: dict[str, tuple[frozenset[str], str]],
+                ) -> tuple[dict[str, Any], dict[str, list[str]], dict[str, dict[str, Any]]]:
     """Per component: event totals, games used, win rate when its owner chose it, and the lift;
-    whether the rules can ever offer it as a choice."""
+    whether the rules can ever offer it as a choice. Then the "never" lists, and per event the
+    components left out of its list because the rules can never give them that event."""
     seat_games, total_share = t.seat_games, Fraction(t.decided)
     out: dict[str, Any] = {}
     for cid in sorted(set(t.components) | set(components)):
@@ -141,26 +148,35 @@ def _components(t: Tally, components: dict[str, str],
         }
     # "Never X": for each event, the kinds it applies to are those of components that had it at
     # least once; components of those kinds that never had it are listed (for a choice event, not
-    # those the rules never offer as a choice).
+    # those the rules never offer as a choice); nor those the rules can never give that event,
+    # which are counted apart with the reason.
     never: dict[str, list[str]] = {}
+    left_out: dict[str, dict[str, Any]] = {}
     for event in sorted({e for c in t.components.values() for e in c.events}):
         kinds = {components.get(cid) for cid, c in t.components.items() if c.events.get(event)} - {None, ""}
         skip = unchoosable if event in t.choice_events else frozenset()
-        never[event] = sorted(cid for cid, kind in components.items()
-                              if kind in kinds and cid not in skip
-                              and not t.components.get(cid, ComponentTally()).events.get(event))
-    return out, never
+        cannot, why = impossible.get(event, (frozenset(), ""))
+        missing = [cid for cid, kind in components.items() if kind in kinds and cid not in skip
+                   and not t.components.get(cid, ComponentTally()).events.get(event)]
+        never[event] = sorted(cid for cid in missing if cid not in cannot)
+        apart = sorted(cid for cid in missing if cid in cannot)
+        if apart:
+            left_out[event] = {"ids": apart, "why": why}
+    return out, never, left_out
 
 
-def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str]) -> dict[str, Any]:
+def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str],
+              unchosen_kinds: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Share of the choosable components that at least COVERAGE_MIN of all seats chose.
 
     A kind is choosable when the game reports a choice event for its components (a kind whose
-    components the game never reports a choice for, such as tiles or tokens, is left out). Of a
+    components the game never reports a choice for, such as tiles or tokens, is left out, and so is
+    a kind the game declares no seat chooses, ``unchosen_kinds``, listed as ``unchosen_kinds``). Of a
     choosable kind, the components the game's rules never offer as a choice are listed apart
     (``never_choosable``), neither covered nor below.
     """
-    kinds = {c["kind"] for c in comps.values() if c["kind"] and any(e in choice for e in c["events"])}
+    reported = {c["kind"] for c in comps.values() if c["kind"] and any(e in choice for e in c["events"])}
+    kinds = reported - unchosen_kinds
     apart = sorted(cid for cid, c in comps.items() if c["kind"] in kinds and c["never_choosable"])
     rows = {cid: c for cid, c in comps.items() if c["kind"] in kinds and not c["never_choosable"]}
     below = sorted(({"id": cid, "kind": c["kind"], "pick_rate": c["pick_rate"]} for cid, c in rows.items()
@@ -173,7 +189,8 @@ def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str]) ->
                          "never_choosable": sum(1 for cid in apart if comps[cid]["kind"] == kind)}
     return {"threshold": COVERAGE_MIN, "choosable": len(rows), "covered": len(rows) - len(below),
             "share": round((len(rows) - len(below)) / len(rows), 4) if rows else None,
-            "by_kind": by_kind, "below": below, "never_choosable": apart, "seat_games": seat_games}
+            "by_kind": by_kind, "below": below, "never_choosable": apart,
+            "unchosen_kinds": sorted(reported & unchosen_kinds), "seat_games": seat_games}
 
 
 def _flags(report: dict[str, Any], t: Tally) -> dict[str, Any]:
