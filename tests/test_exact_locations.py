@@ -1,0 +1,65 @@
+"""Careless input is reported at the text that is wrong, not near it: the printed file:line:col is
+read back from the broken file, in every output format of `hordekit validate`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conftest import run_cli
+
+TEXT_POS = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error (?P<code>HK\d+)", re.M)
+GITHUB_POS = re.compile(r"^::error file=(?P<file>[^,]+),line=(?P<line>\d+),col=(?P<col>\d+),title=(?P<code>HK\d+)::", re.M)
+
+
+def _game(tmp_path: Path) -> Path:
+    assert run_cli("new", "demo", cwd=tmp_path).returncode == 0
+    return tmp_path / "content" / "demo"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _at(path: Path, line: int, col: int) -> str:
+    """The rest of the line from line:col (both counted from 1)."""
+    return path.read_text().splitlines()[line - 1][col - 1:]
+
+
+def _positions(code: str, *args: str, cwd: Path) -> list[tuple[str, int, int]]:
+    """Where each output format puts the errors with this code: (file, line, col), the same in all three."""
+    text = run_cli("validate", *args, cwd=cwd)
+    assert text.returncode == 1, text.stdout + text.stderr
+    found = [(m["file"], int(m["line"]), int(m["col"])) for m in TEXT_POS.finditer(text.stdout)
+             if m["code"] == code]
+    as_json = run_cli("validate", *args, "--format", "json", cwd=cwd)
+    assert as_json.returncode == 1
+    assert [(d["file"], d["line"], d["col"]) for d in json.loads(as_json.stdout) if d["code"] == code] == found
+    github = run_cli("validate", *args, "--format", "github", cwd=cwd)
+    assert github.returncode == 1
+    assert [(m["file"], int(m["line"]), int(m["col"])) for m in GITHUB_POS.finditer(github.stdout)
+            if m["code"] == code] == found
+    assert found, text.stdout
+    return found
+
+
+def test_a_quote_never_closed_points_at_the_quote(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "name: Stride", 'name: "Stride')
+    [(file, line, col)] = _positions("HK001", cwd=tmp_path)
+    assert file == "content/demo/cards.yaml"
+    assert _at(tmp_path / file, line, col) == '"Stride'
+    out = run_cli("validate", cwd=tmp_path).stdout
+    last = len(cards.read_text().splitlines()) + 1
+    assert f"never closed (the parser found unexpected end of stream at line {last}, column 1)" in out, out
+
+
+def test_a_single_quote_never_closed_before_a_document_end_points_at_the_quote(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "flavor: The gap", "flavor: 'The gap")
+    cards.write_text(cards.read_text() + "---\n")
+    [(file, line, col)] = _positions("HK001", cwd=tmp_path)
+    assert _at(tmp_path / file, line, col).startswith("'The gap looked")
