@@ -9,12 +9,14 @@ from pathlib import Path
 
 from conftest import run_cli
 
-TEXT_POS = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error (?P<code>HK\d+)", re.M)
-GITHUB_POS = re.compile(r"^::error file=(?P<file>[^,]+),line=(?P<line>\d+),col=(?P<col>\d+),title=(?P<code>HK\d+)::", re.M)
+TEXT_POS = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning) (?P<code>HK\d+)",
+                      re.M)
+GITHUB_POS = re.compile(r"^::(?P<severity>error|warning) file=(?P<file>[^,]+),line=(?P<line>\d+),col=(?P<col>\d+),"
+                        r"title=(?P<code>HK\d+)::", re.M)
 
 
-def _game(tmp_path: Path) -> Path:
-    assert run_cli("new", "demo", cwd=tmp_path).returncode == 0
+def _game(tmp_path: Path, *source: str) -> Path:
+    assert run_cli("new", "demo", *source, cwd=tmp_path).returncode == 0
     return tmp_path / "content" / "demo"
 
 
@@ -29,19 +31,21 @@ def _at(path: Path, line: int, col: int) -> str:
     return path.read_text().splitlines()[line - 1][col - 1:]
 
 
-def _positions(code: str, *args: str, cwd: Path) -> list[tuple[str, int, int]]:
-    """Where each output format puts the errors with this code: (file, line, col), the same in all three."""
+def _positions(code: str, *args: str, cwd: Path, severity: str = "error") -> list[tuple[str, int, int]]:
+    """Where each output format puts the diagnostics with this code: (file, line, col), the same in all three."""
+    rc = 1 if severity == "error" else 0
     text = run_cli("validate", *args, cwd=cwd)
-    assert text.returncode == 1, text.stdout + text.stderr
+    assert text.returncode == rc, text.stdout + text.stderr
     found = [(m["file"], int(m["line"]), int(m["col"])) for m in TEXT_POS.finditer(text.stdout)
-             if m["code"] == code]
+             if m["code"] == code and m["severity"] == severity]
     as_json = run_cli("validate", *args, "--format", "json", cwd=cwd)
-    assert as_json.returncode == 1
-    assert [(d["file"], d["line"], d["col"]) for d in json.loads(as_json.stdout) if d["code"] == code] == found
+    assert as_json.returncode == rc
+    assert [(d["file"], d["line"], d["col"]) for d in json.loads(as_json.stdout)
+            if d["code"] == code and d["severity"] == severity] == found
     github = run_cli("validate", *args, "--format", "github", cwd=cwd)
-    assert github.returncode == 1
+    assert github.returncode == rc
     assert [(m["file"], int(m["line"]), int(m["col"])) for m in GITHUB_POS.finditer(github.stdout)
-            if m["code"] == code] == found
+            if m["code"] == code and m["severity"] == severity] == found
     assert found, text.stdout
     return found
 
@@ -63,3 +67,25 @@ def test_a_single_quote_never_closed_before_a_document_end_points_at_the_quote(t
     cards.write_text(cards.read_text() + "---\n")
     [(file, line, col)] = _positions("HK001", cwd=tmp_path)
     assert _at(tmp_path / file, line, col).startswith("'The gap looked")
+
+
+def test_an_unknown_icon_in_a_boards_cells_points_at_its_name(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "fantasy-draft") / "templates" / "layouts.yaml"
+    _edit(layouts, "%}flying{%", "%}flyingx{%")
+    [(file, line, col)] = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert file == "content/demo/templates/layouts.yaml"
+    assert _at(tmp_path / file, line, col) == "flyingx{% endfor %}"
+
+
+def test_an_unknown_icon_in_a_boards_boxes_points_at_the_value_or_the_word(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "fantasy-draft") / "templates" / "layouts.yaml"
+    _edit(layouts, "    cells:\n", "    boxes:\n"
+          "      - {type: icon, x: 2, y: 2, w: 5, h: 5, icon: \"{{ 'ban' ~ 'nr' }}\"}\n"
+          "      - {type: text, x: 10, y: 1, w: 60, h: 6, size: 8,\n"
+          "         text: \"Deploy :flag: here, :flying: there,\n           :swordz: nowhere\"}\n"
+          "    cells:\n")
+    found = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert len(found) == 2, found
+    written = sorted(_at(tmp_path / file, line, col) for file, line, col in found)
+    # the name made by the template is not written anywhere: the value that makes it is pointed at
+    assert written == ["\"{{ 'ban' ~ 'nr' }}\"}", ":swordz: nowhere\"}"], written
