@@ -288,5 +288,6 @@ def test_a_quote_never_closed_is_named(tmp_path: Path) -> None:
     _edit(cards, "name: Leap", 'name: "Leap')
     code, out = _validate(tmp_path)
     assert code == 1
-    assert "(while scanning a quoted scalar at line 14, column 11)" in out, out
+    assert "content/fungus-wars/cards.yaml:14:11: error HK001" in out, out
+    assert "the quote opened here is never closed" in out, out
     assert "hint: a quote is opened and never closed" in out, out

@@ -460,13 +460,27 @@ def load_bytes(raw: bytes) -> LoadedYaml:
         context = getattr(exc, "context", None)
         context_mark = getattr(exc, "context_mark", None)
         message = f"YAML syntax error: {problem}"
-        if context:
+        pos = _mark(mark) if mark is not None else Pos(1, 1)
+        if context_mark is not None and _quote_never_closed(problem, str(context or "")):
+            # the parser only notices at the end of the file (or at a '---'); the mistake is the
+            # quote that opens the value, so that is where the error points
+            opened = _mark(context_mark)
+            message = (f"YAML syntax error: the quote opened here is never closed "
+                       f"(the parser {problem} at line {pos.line}, column {pos.col})")
+            pos = opened
+        elif context:
             where = f" at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
             message += f" ({context}{where})"
         out.data = None
-        pos = _mark(mark) if mark is not None else Pos(1, 1)
         out.problems.append(YamlProblem("HK001", message, pos, _syntax_hint(problem, str(context or ""), text, pos)))
     return out
+
+
+def _quote_never_closed(problem: str, context: str) -> bool:
+    """A quoted value that runs to the end of the file or of the document: its quote is never closed
+    (an unknown escape inside a quoted value is reported where it stands, not here)."""
+    return "quoted scalar" in context and (
+        "end of stream" in problem or "unexpected document" in problem)
 
 
 def _syntax_hint(problem: str, context: str, text: str, pos: Pos) -> str:

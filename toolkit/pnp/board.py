@@ -133,9 +133,11 @@ def board_design(board: Board, columns: int, rows: int, templates: Templates, ct
     boxes: list[Box] = [Box("rect", 0, 0, W, H, {"fill": board.background, "bleed": True}, where)]
     if board.grid != "none":
         cells, gw, gh = grid_cells(board, columns, rows)
+        # a space's paint is checked (colours, icons) at the template of cells that gives it
+        painted = {**where, **board.cells_where}
         for cell in cells:
             boxes += _cell_boxes(board, cell, templates, {**ctx, "col": cell.col, "row": cell.row, "q": cell.q,
-                                                          "r": cell.r, "label": cell.label}, where)
+                                                          "r": cell.r, "label": cell.label}, painted, where)
         if board.grid == "square":
             boxes += _border_labels(board, columns, rows, where)
     boxes += board.boxes
@@ -143,7 +145,7 @@ def board_design(board: Board, columns: int, rows: int, templates: Templates, ct
 
 
 def _cell_boxes(board: Board, cell: Cell, templates: Templates, ctx: dict[str, Any],
-                where: dict[str, Any]) -> list[Box]:
+                painted: dict[str, Any], where: dict[str, Any]) -> list[Box]:
     s = board.space
     if board.grid == "square":
         x, y, w, h = cell.cx - s / 2, cell.cy - s / 2, s, s
@@ -155,18 +157,19 @@ def _cell_boxes(board: Board, cell: Cell, templates: Templates, ctx: dict[str, A
         x, y = cell.cx - w / 2, cell.cy - h / 2
         base = board.fill
         shape = "hex"
-    paint = {k: templates.render(str(v), board.where, ctx).strip() for k, v in board.cells.items()}
+    paint = {k: templates.render(str(v), board.cells_where.get(k, board.where), ctx).strip()
+             for k, v in board.cells.items()}
     if paint.get("when", "True") in ("", "False", "false", "0", "None"):
         return []
     out = [Box(shape, x, y, w, h, {"fill": paint.get("fill") or base, "stroke": board.line, "stroke-width": 0.8,
-                                    "orientation": board.orientation}, where)]
+                                    "orientation": board.orientation}, painted)]
     if paint.get("icon"):
         side = min(w, h) * 0.5
-        out.append(Box("icon", cell.cx - side / 2, cell.cy - side / 2, side, side, {"icon": paint["icon"]}, where))
+        out.append(Box("icon", cell.cx - side / 2, cell.cy - side / 2, side, side, {"icon": paint["icon"]}, painted))
     text = paint.get("text", "")
     if text:
         out.append(Box("text", x + w * 0.15, cell.cy + h * 0.05, w * 0.7, h * 0.3,
-                       {"text": text, "size": 7, "min-size": 6, "align": "center", "font": "bold"}, where))
+                       {"text": text, "size": 7, "min-size": 6, "align": "center", "font": "bold"}, painted))
     if board.cell_labels:
         out.append(Box("text", x + w * 0.2, y + h * (0.12 if shape == "rect" else 0.16), w * 0.6, 3.2,
                        {"text": cell.label, "size": 6, "min-size": 6, "align": "center", "colour": board.line}, where))

@@ -9,6 +9,7 @@ the bottom-left corner of the bleed area.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,9 +209,23 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
         if name in env.icons:
             env.used_icons.setdefault(name, target)
             continue
+        file, line, col = _icon_written(box.where.get(key), name, key, target)
         env.collector.add(warning(
-            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", target.file, target.line,
-            target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
+            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", file, line, col,
+            f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
+
+
+def _icon_written(where: Where | None, name: str, key: str, target: Target) -> tuple[str, int, int]:
+    """Where an unknown icon is written. When the layout itself is what is drawn (a board, a back, an
+    extra): the name in the layout's value (as ``:name:`` in a text), else the value that makes it.
+    A component's face is reported at the component, the way its other problems are."""
+    if where is None or where.file != target.file:
+        return target.file, target.line, target.col
+    word = re.escape(name)
+    found = where.find(re.compile(rf":{word}:" if key == "text" else rf"(?<![\w-]){word}(?![\w-])"))
+    if found is not None:
+        return where.file, found[0], found[1]
+    return where.file, where.line, where.col
 
 
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,

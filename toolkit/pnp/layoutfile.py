@@ -8,6 +8,8 @@ several pages). Problems are diagnostics at ``layouts.yaml:line:col``, never exc
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +113,7 @@ class Board:
     size: tuple[float, float] = (0.0, 0.0)
     boxes: list[Box] = field(default_factory=list)
     quantity: int = 1  # copies printed: a board each player has in front of them is printed per player
+    cells_where: dict[str, Where] = field(default_factory=dict)  # where each of ``cells`` is written
 
 
 @dataclass
@@ -173,11 +176,28 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         pos = doc.pos(p)
         problems.append(error("HK404", message, name, pos.line, pos.col, hint))
 
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    starts: list[tuple[int, int]] = []  # where every key and value of the file begins, in order
+    offsets: list[int] = []  # where each line begins in the text
+
+    def written(line: int, col: int) -> tuple[int, int, str]:
+        """The text of the value at line:col as written: up to where the next key or value begins."""
+        if not starts:
+            starts.extend(sorted({(p.line, p.col) for p in (*doc.values.values(), *doc.keys.values())}))
+            offsets.extend(itertools.accumulate((len(row) + 1 for row in text.split("\n")), initial=0))
+        i = bisect.bisect_right(starts, (line, col))
+        end = starts[i] if i < len(starts) else None
+
+        def at(ln: int, cl: int) -> int:
+            return min(offsets[min(ln, len(offsets)) - 1] + cl - 1, len(text))
+
+        return line, col, text[at(line, col):len(text) if end is None else at(*end)]
 
     def where(p: tuple[Any, ...]) -> Where:
         line, col = doc.pos(p)
-        return Where(name, line + 1, 1) if _is_block(lines, line) else Where(name, line, col)
+        source = written(line, col) if tuple(p) in doc.values else None
+        return Where(name, line + 1, 1, source) if _is_block(lines, line) else Where(name, line, col, source)
 
     def read_box(p: tuple[Any, ...], raw: Any) -> Box | None:
         if not isinstance(raw, dict):
@@ -352,7 +372,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             shape=str(raw.get("shape", "rectangle")), radius=radius, cells={str(k): str(v) for k, v in cells.items()},
             cell_labels=bool(raw.get("cell-labels", grid == "hex")),
             size=(float(size[0]), float(size[1])) if isinstance(size, list) and len(size) == 2 else (0.0, 0.0),
-            boxes=boxes, quantity=quantity)
+            boxes=boxes, quantity=quantity, cells_where={str(k): where(p + ("cells", k)) for k in cells})
 
     _check_defaults(data.get("defaults"), bad)
     for key in data:

@@ -16,7 +16,7 @@ import functools
 import re
 import traceback
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from jinja2 import StrictUndefined, TemplateError, nodes
@@ -225,6 +225,23 @@ class Where:
     file: str
     line: int
     col: int = 1  # of the template's first character when it is written inline
+    # the value as written in the file (quotes, block indicator and all), with the line and column
+    # it starts at: a word inside it (an icon's name) can be pointed at exactly
+    source: tuple[int, int, str] | None = field(default=None, compare=False, repr=False)
+
+    def find(self, pattern: re.Pattern[str]) -> tuple[int, int] | None:
+        """The line and column of the first match of ``pattern`` in the value as written, if any."""
+        if self.source is None:
+            return None
+        line, col, text = self.source
+        m = pattern.search(text)
+        if m is None:
+            return None
+        before = text[:m.start()]
+        newlines = before.count("\n")
+        if not newlines:
+            return line, col + len(before)
+        return line + newlines, len(before) - before.rfind("\n")
 
     def at(self, template_line: int | None) -> int:
         return self.line + max((template_line or 1) - 1, 0)

@@ -1,0 +1,127 @@
+"""Careless input is reported at the text that is wrong, not near it: the printed file:line:col is
+read back from the broken file, in every output format of `hordekit validate`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+TEXT_POS = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning) (?P<code>HK\d+)",
+                      re.M)
+GITHUB_POS = re.compile(r"^::(?P<severity>error|warning) file=(?P<file>[^,]+),line=(?P<line>\d+),col=(?P<col>\d+),"
+                        r"title=(?P<code>HK\d+)::", re.M)
+
+
+def _game(tmp_path: Path, *source: str) -> Path:
+    assert run_cli("new", "demo", *source, cwd=tmp_path).returncode == 0
+    return tmp_path / "content" / "demo"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _at(path: Path, line: int, col: int) -> str:
+    """The rest of the line from line:col (both counted from 1)."""
+    return path.read_text().splitlines()[line - 1][col - 1:]
+
+
+def _positions(code: str, *args: str, cwd: Path, severity: str = "error") -> list[tuple[str, int, int]]:
+    """Where each output format puts the diagnostics with this code: (file, line, col), the same in all three."""
+    rc = 1 if severity == "error" else 0
+    text = run_cli("validate", *args, cwd=cwd)
+    assert text.returncode == rc, text.stdout + text.stderr
+    found = [(m["file"], int(m["line"]), int(m["col"])) for m in TEXT_POS.finditer(text.stdout)
+             if m["code"] == code and m["severity"] == severity]
+    as_json = run_cli("validate", *args, "--format", "json", cwd=cwd)
+    assert as_json.returncode == rc
+    assert [(d["file"], d["line"], d["col"]) for d in json.loads(as_json.stdout)
+            if d["code"] == code and d["severity"] == severity] == found
+    github = run_cli("validate", *args, "--format", "github", cwd=cwd)
+    assert github.returncode == rc
+    assert [(m["file"], int(m["line"]), int(m["col"])) for m in GITHUB_POS.finditer(github.stdout)
+            if m["code"] == code and m["severity"] == severity] == found
+    assert found, text.stdout
+    return found
+
+
+def test_a_quote_never_closed_points_at_the_quote(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "name: Stride", 'name: "Stride')
+    [(file, line, col)] = _positions("HK001", cwd=tmp_path)
+    assert file == "content/demo/cards.yaml"
+    assert _at(tmp_path / file, line, col) == '"Stride'
+    out = run_cli("validate", cwd=tmp_path).stdout
+    last = len(cards.read_text().splitlines()) + 1
+    assert f"never closed (the parser found unexpected end of stream at line {last}, column 1)" in out, out
+
+
+def test_a_single_quote_never_closed_before_a_document_end_points_at_the_quote(tmp_path: Path) -> None:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "flavor: The gap", "flavor: 'The gap")
+    cards.write_text(cards.read_text() + "---\n")
+    [(file, line, col)] = _positions("HK001", cwd=tmp_path)
+    assert _at(tmp_path / file, line, col).startswith("'The gap looked")
+
+
+def test_an_unknown_icon_in_a_boards_cells_points_at_its_name(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "fantasy-draft") / "templates" / "layouts.yaml"
+    _edit(layouts, "%}flying{%", "%}flyingx{%")
+    [(file, line, col)] = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert file == "content/demo/templates/layouts.yaml"
+    assert _at(tmp_path / file, line, col) == "flyingx{% endfor %}"
+
+
+def test_an_unknown_icon_in_a_boards_boxes_points_at_the_value_or_the_word(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "fantasy-draft") / "templates" / "layouts.yaml"
+    _edit(layouts, "    cells:\n", "    boxes:\n"
+          "      - {type: icon, x: 2, y: 2, w: 5, h: 5, icon: \"{{ 'ban' ~ 'nr' }}\"}\n"
+          "      - {type: text, x: 10, y: 1, w: 60, h: 6, size: 8,\n"
+          "         text: \"Deploy :flag: here, :flying: there,\n           :swordz: nowhere\"}\n"
+          "    cells:\n")
+    found = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert len(found) == 2, found
+    written = sorted(_at(tmp_path / file, line, col) for file, line, col in found)
+    # the name made by the template is not written anywhere: the value that makes it is pointed at
+    assert written == ["\"{{ 'ban' ~ 'nr' }}\"}", ":swordz: nowhere\"}"], written
+
+
+def _break_steps(tmp_path: Path) -> Path:
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "    steps: 1\n", "    steps: one\n")
+    return cards
+
+
+def test_files_above_the_working_folder_are_printed_relative_to_it(tmp_path: Path) -> None:
+    cards = _break_steps(tmp_path)
+    inside = cards.parent / "templates"
+    [(file, line, col)] = _positions("HK102", "..", cwd=inside)
+    assert file == "../cards.yaml"
+    assert _at(inside / file, line, col) == "one"
+
+
+def test_a_relative_path_longer_than_the_absolute_one_is_not_printed(tmp_path: Path) -> None:
+    cards = _break_steps(tmp_path)
+    deep = tmp_path.joinpath(*["d"] * (len(str(cards)) // 3 + 1))
+    deep.mkdir(parents=True)
+    [(file, line, col)] = _positions("HK102", str(cards.parent), cwd=deep)
+    assert file == str(cards)
+    assert _at(Path(file), line, col) == "one"
+
+
+def test_a_file_sharing_only_the_root_with_the_working_folder_is_printed_absolute(tmp_path: Path) -> None:
+    cards = _break_steps(tmp_path)
+    elsewhere = Path(__file__).resolve().parent
+    if Path(os.path.commonpath([cards.resolve(), elsewhere])) != Path(elsewhere.anchor):
+        pytest.skip("the temporary folder and the tests share a folder below the root here")
+    [(file, line, col)] = _positions("HK102", str(cards.parent), cwd=elsewhere)
+    assert file == str(cards)
+    assert _at(Path(file), line, col) == "one"
