@@ -4,11 +4,8 @@ read back from the broken file, in every output format of `hordekit validate`.""
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
-
-import pytest
 
 from conftest import run_cli
 
@@ -92,36 +89,3 @@ def test_an_unknown_icon_in_a_boards_boxes_points_at_the_value_or_the_word(tmp_p
     written = sorted(_at(tmp_path / file, line, col) for file, line, col in found)
     # the name made by the template is not written anywhere: the value that makes it is pointed at
     assert written == ["\"{{ 'ban' ~ 'nr' }}\"}", ":swordz: nowhere\"}"], written
-
-
-def _break_steps(tmp_path: Path) -> Path:
-    cards = _game(tmp_path) / "cards.yaml"
-    _edit(cards, "    steps: 1\n", "    steps: one\n")
-    return cards
-
-
-def test_files_above_the_working_folder_are_printed_relative_to_it(tmp_path: Path) -> None:
-    cards = _break_steps(tmp_path)
-    inside = cards.parent / "templates"
-    [(file, line, col)] = _positions("HK102", "..", cwd=inside)
-    assert file == "../cards.yaml"
-    assert _at(inside / file, line, col) == "one"
-
-
-def test_a_relative_path_longer_than_the_absolute_one_is_not_printed(tmp_path: Path) -> None:
-    cards = _break_steps(tmp_path)
-    deep = tmp_path.joinpath(*["d"] * (len(str(cards)) // 3 + 1))
-    deep.mkdir(parents=True)
-    [(file, line, col)] = _positions("HK102", str(cards.parent), cwd=deep)
-    assert file == str(cards)
-    assert _at(Path(file), line, col) == "one"
-
-
-def test_a_file_sharing_only_the_root_with_the_working_folder_is_printed_absolute(tmp_path: Path) -> None:
-    cards = _break_steps(tmp_path)
-    elsewhere = Path(__file__).resolve().parent
-    if Path(os.path.commonpath([cards.resolve(), elsewhere])) != Path(elsewhere.anchor):
-        pytest.skip("the temporary folder and the tests share a folder below the root here")
-    [(file, line, col)] = _positions("HK102", str(cards.parent), cwd=elsewhere)
-    assert file == str(cards)
-    assert _at(Path(file), line, col) == "one"

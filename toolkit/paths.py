@@ -23,29 +23,17 @@ def data_dir(name: str) -> Path:
 
 
 def display(path: Path) -> str:
-    """A path as a designer wants to read it, the way compilers print it: relative to the working
-    folder when inside it; above it (``../cards.yaml``) when that is shorter than the absolute path
-    and the two share a folder below the root; else absolute."""
+    """A path as a designer wants to read it: relative to the working folder when inside it."""
     return _display(str(path), os.getcwd())
 
 
 @lru_cache(maxsize=4096)
 def _display(path: str, cwd: str) -> str:
     """Remembered: loading one game names its files a few hundred times, each a resolve()."""
-    resolved, here = Path(path).resolve(), _resolved_cwd(cwd)
     try:
-        return str(resolved.relative_to(here))
+        return str(Path(path).resolve().relative_to(_resolved_cwd(cwd)))
     except ValueError:
-        pass
-    try:
-        shared = Path(os.path.commonpath([resolved, here]))
-        relative = os.path.relpath(resolved, here)
-    except ValueError:  # another drive: no relative path exists
         return path
-    if shared == Path(shared.anchor):  # only the root in common: /tmp/x seen from /home/y
-        return path
-    absolute = path if Path(path).is_absolute() else str(resolved)
-    return relative if len(relative) < len(absolute) else absolute
 
 
 @lru_cache(maxsize=64)
