@@ -118,6 +118,11 @@ class Model:
     """Per unit: whether it attacks at range."""
     walkers: int = 0
     """The units that do not fly, a bit per unit index (those a token on water cannot be)."""
+    silent_harvesters: tuple[tuple[int, Ability, int], ...] = ()
+    """(hero, ability, power tokens per use) of every hero that may gain power tokens without
+    turning face up: one `unit-removed` ability, with no d10 roll (a roll would be seen), whose
+    effects are all power tokens. The tokens land on its card in the open, so they tell the other
+    seat something about where its face-down token stands (`FDState._watched`)."""
 
     def hexes_within(self, h: int, lo: int, hi: int) -> list[int] | tuple[int, ...]:
         """Hexes at distance lo..hi of h, nearest first (1..r comes from a table: the rules ask
@@ -237,4 +242,15 @@ def build_model(content: dict[str, list[dict[str, Any]]]) -> Model:
                  acting=acting, aim=tuple(max([0] + [a.range for a in abs_]) for abs_ in acting),
                  aim_by=tuple((_aim_reads(abs_, "enemy"), _aim_reads(abs_, "own")) for abs_ in acting),
                  acts=tuple(u.actions for u in units), ranged=tuple(u.attack == "ranged" for u in units),
-                 walkers=sum(1 << u.idx for u in units if not u.flying))
+                 walkers=sum(1 << u.idx for u in units if not u.flying),
+                 silent_harvesters=tuple(h for h in map(_silent_harvester, units) if h is not None))
+
+
+def _silent_harvester(u: UnitType) -> tuple[int, Ability, int] | None:
+    """(unit, ability, power tokens per use) when `u` gains power tokens in the open without
+    turning face up (see `Model.silent_harvesters`), else None."""
+    removed = [ab for ab in u.abilities if ab.trigger == "unit-removed"]
+    if (len(removed) == 1 and removed[0].d10 is None and removed[0].effects
+            and all(e.kind == "power" and e.amount > 0 for e in removed[0].effects)):
+        return (u.idx, removed[0], sum(e.amount for e in removed[0].effects))
+    return None

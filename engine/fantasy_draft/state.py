@@ -49,27 +49,6 @@ def roll_decision(name: str) -> Decision:
     return d
 
 
-
-_HARVESTERS: dict[int, tuple[Model, tuple]] = {}
-
-
-def _silent_harvesters(m: Model) -> tuple[tuple[int, Ability, int], ...]:
-    """(hero, ability, power tokens per use) of every hero that may gain power tokens without
-    turning face up: one `unit-removed` ability, with no d10 roll (a roll would be seen), whose
-    effects are all power tokens. The tokens land on its card in the open, so they tell the other
-    seat something about where its face-down token stands (`FDState._watched`)."""
-    known = _HARVESTERS.get(id(m))
-    if known is None or known[0] is not m:
-        out = []
-        for u in m.units:
-            removed = [ab for ab in u.abilities if ab.trigger == "unit-removed"]
-            if (len(removed) == 1 and removed[0].d10 is None and removed[0].effects
-                    and all(e.kind == "power" and e.amount > 0 for e in removed[0].effects)):
-                out.append((u.idx, removed[0], sum(e.amount for e in removed[0].effects)))
-        known = _HARVESTERS[id(m)] = (m, tuple(out))
-    return known[1]
-
-
 _CHECKS: dict[int, tuple[Ability, tuple, bool]] = {}
 
 
@@ -944,13 +923,13 @@ class FDState:
 
     def _watch_removal(self, h: int, owner: int, unit: int) -> None:
         """A unit was removed on h: note, for each hero that gains power tokens in the open while
-        its token stays face down (`_silent_harvesters`), which face-down tokens of its seat stand
+        its token stays face down (`Model.silent_harvesters`), which face-down tokens of its seat stand
         in its range, so `_watched` can say which of them it may be once the power is handed out."""
         m = self.model
         units = m.units
         dist = m.board.dist[h]
         board = self.board
-        for hero, ab, _ in _silent_harvesters(m):
+        for hero, ab, _ in m.silent_harvesters:
             if ab.types and units[unit].type not in ab.types:
                 continue
             for s in (0, 1):
@@ -974,7 +953,7 @@ class FDState:
         self.watch = None
         board = self.board
         cap = self.model.rules.power_cap
-        for hero, ab, amount in _silent_harvesters(self.model):
+        for hero, ab, amount in self.model.silent_harvesters:
             p0 = next((p for u, p in before if u == hero), None)
             if p0 is None:
                 continue
@@ -996,7 +975,7 @@ class FDState:
         units = self.model.units
         dist = self.model.board.dist[h]
         board = self.board
-        if _silent_harvesters(self.model):
+        if self.model.silent_harvesters:
             self._watch_removal(h, owner, unit)
         for x in sorted(self.hexes[0] + self.hexes[1]):
             t = board[x]
