@@ -315,11 +315,11 @@ def _share_sheets(fronts: list[Page], back_pages: dict[int, Page], last_pages: l
             back = back_pages.get(j)
             if back is not None:
                 back.label = host.label
-                back.blocks = [(g, sum(1 for p in host.placements[start:start + k] if p.form in back_keys))
-                               for (g, k), start in zip(host.blocks, _starts(host.blocks))]
+                per_block = [(g, [p for p in host.placements[start:start + k] if p.form in back_keys])
+                             for (g, k), start in zip(host.blocks, _starts(host.blocks))]
+                back.blocks = [(g, len(backed)) for g, backed in per_block]
                 back.placements = [Placement(back_keys[p.form], g.back_of(p.slot, mode))
-                                   for (g, k), start in zip(host.blocks, _starts(host.blocks))
-                                   for p in host.placements[start:start + k] if p.form in back_keys]
+                                   for g, backed in per_block for p in backed]
             gone.add(i)
             break
     keep = [i for i in range(len(fronts)) if i not in gone]
