@@ -402,3 +402,35 @@ def test_two_games_that_differ_only_in_face_down_units_look_alike_to_the_other_s
             a.apply(act)
             b.apply(db.options.index(label))
     assert compared > 80
+
+
+def test_a_seat_story_shows_each_secret_placement_at_the_step_that_turned_its_token_face_up() -> None:
+    """`hordekit replay --as 2` prints player 1's placements as "(secret)", and each one where the
+    rules turn its token face up (an attack, a special action, a removal, the end of the game)."""
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    golden = root / "tests" / "golden" / "fd-heuristic.json"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(golden), "--game", "fantasy-draft",
+                          "--as", "2"], capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    told: dict[int, list[int]] = {}  # step -> placement steps the story shows revealed after it
+    step = -1
+    for line in run.stdout.splitlines():
+        if m := re.match(r"step (\d+):", line):
+            step = int(m.group(1))
+        elif line.startswith("  revealed: "):
+            told.setdefault(step, []).extend(int(p) for p in re.findall(r"step (\d+): Place ", line))
+    st = SPEC.new_state(model(), 2, {})
+    for action in json.loads(golden.read_text())["actions"]:
+        st.apply(action)
+    assert len(st.reveals) > 20
+    expected: dict[int, list[int]] = {}
+    for at, positions in st.reveals:
+        expected.setdefault(at - 1, []).extend(positions)  # `at`: the log's length after the revealing action
+    assert told == expected
+    assert any(p < 44 for ps in told.values() for p in ps), "player 1's secret placements are among them"

@@ -182,7 +182,7 @@ def test_a_secret_placement_is_revealed_in_the_log_when_its_token_is_revealed() 
     assert st.phase == "play" and st.reveals == [], "placements stay secret when play begins"
     choose(st, "Move d3 to d4")
     choose(st, "Griffin Rider d4 Scout on d7")
-    assert st.reveals == [(5, (1,)), (5, (3,))], "step 5 showed the Griffin Rider (placed by action 1) and the wolf (action 3)"
+    assert st.reveals == [(6, (1,)), (6, (3,))], "step 5 (the log then 6 long) showed the Griffin Rider (placed by action 1) and the wolf (action 3)"
 
 
 def test_a_player_whose_last_unit_falls_loses_at_once_to_the_player_with_units_left() -> None:

@@ -152,7 +152,9 @@ def test_a_seat_story_stops_at_an_illegal_action_without_naming_any_option(tmp_p
     proc = run_cli("replay", str(path), "--as", "1")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[-1].endswith(f"the log does not replay: illegal action {bad} for 'Roll step' (10 options)")
+    assert lines[-1].startswith(f"{path}:1:")  # the file, and the line and column of the action at fault
+    assert lines[-1].endswith(f"the log does not replay: action 25 ({bad}) is not legal: "
+                              f"illegal action {bad} for 'Roll step' (10 options)")
     assert not any(line.startswith("step 25:") for line in lines)   # nothing printed for the bad step
 
 

@@ -402,6 +402,56 @@ def read_log(log: Path, game: str | None) -> dict[str, Any]:
     return data
 
 
+def action_location(log: Path, index: int) -> str:
+    """`LOG:LINE:COL` of entry `index` of the log's `actions` list (the last `actions` key, as
+    JSON reads it), or the file alone when the text cannot be walked (read_log has parsed it)."""
+    import re
+
+    from toolkit.smoke.files import LOG_MAX_BYTES
+
+    space = re.compile(r"[ \t\n\r]*")
+    try:
+        text = log.read_bytes()[:LOG_MAX_BYTES].decode("utf-8-sig")
+        decoder = json.JSONDecoder()
+        at = None
+        p = space.match(text, 0).end()
+        if text[p] != "{":
+            return str(log)
+        p += 1
+        while True:
+            p = space.match(text, p).end()
+            if text[p] == "}":
+                break
+            key, p = json.decoder.scanstring(text, p + 1)
+            p = space.match(text, p).end() + 1  # past the colon
+            p = space.match(text, p).end()
+            if key == "actions" and text[p] == "[":
+                at, n, p = None, 0, p + 1
+                while True:
+                    p = space.match(text, p).end()
+                    if text[p] == "]":
+                        p += 1
+                        break
+                    if n == index:
+                        at = p
+                    _, p = decoder.raw_decode(text, p)
+                    p = space.match(text, p).end()
+                    if text[p] == ",":
+                        p += 1
+                    n += 1
+            else:
+                _, p = decoder.raw_decode(text, p)
+            p = space.match(text, p).end()
+            if text[p] == ",":
+                p += 1
+        if at is None:
+            return str(log)
+        line = text.count("\n", 0, at) + 1
+        return f"{log}:{line}:{at - text.rfind(chr(10), 0, at)}"
+    except (ValueError, IndexError, OSError):
+        return str(log)
+
+
 def replay(
     log: Annotated[Path, typer.Argument(help="A game log written by `hordekit smoke`, or a golden log (with --game when it names no game).")],
     check: Annotated[bool, typer.Option("--check/--no-check", help="Check invariants after every step.")] = True,
@@ -434,9 +484,15 @@ def replay(
             usage_error(f"--as {as_seat}: the logged game has {players} players")
         from toolkit.seatview import print_story
 
+        from toolkit.seatview import IllegalAction
+
         try:
             print_story(lambda: spec.new_state(model, players, dict(data.get("options") or {})), actions,
                         as_seat - 1, spec.information == "imperfect", typer.echo)
+        except IllegalAction as exc:
+            typer.echo(f"{action_location(log, exc.index)}: the log does not replay: action {exc.index} "
+                       f"({actions[exc.index]}) is not legal: {exc}")
+            raise typer.Exit(1)
         except (ValueError, IndexError) as exc:
             typer.echo(f"{log}: the log does not replay: {exc}")
             raise typer.Exit(1)
@@ -449,7 +505,7 @@ def replay(
         try:
             state.apply(action)
         except ValueError as exc:
-            typer.echo(f"{log}: the log does not replay: action {i} ({action}) is not legal: {exc}")
+            typer.echo(f"{action_location(log, i)}: the log does not replay: action {i} ({action}) is not legal: {exc}")
             raise typer.Exit(1)
         except Exception as exc:  # the rules failed: exactly what a failure log is for
             typer.echo(f"the logged game fails again at action {i} of {len(actions)}: {type(exc).__name__}: {exc}")

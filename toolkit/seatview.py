@@ -19,6 +19,15 @@ def _short(value: Any, width: int = 160) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+class IllegalAction(ValueError):
+    """Action `index` of the log is not one of the options of the decision it meets (or the game
+    is over); the message says only what the seat whose story is told may know."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def seat_story(state: Any, actions: list[int], seat: int, hidden: bool) -> Iterator[str]:
     """Lines telling the game from `seat`'s chair; `state` is a fresh game to replay onto."""
     labels: dict[int, str] = {}
@@ -28,10 +37,15 @@ def seat_story(state: Any, actions: list[int], seat: int, hidden: bool) -> Itera
         yield f"start: {_short(seen, 400)}"
     for i, action in enumerate(actions):
         d = state.decision()
-        if d is None:
-            yield f"step {i}: the game is already over; the log has more actions"
-            return
-        check_action(d, action)   # before any label is read: -1 would name the last option
+        try:
+            check_action(d, action)   # before any label is read: -1 would name the last option
+        except ValueError as exc:
+            if d is not None and d.player not in (seat, CHANCE) and hidden:
+                # how many options another seat had is no part of what this seat sees (in Fantasy
+                # Draft it counts the special actions of the heroes under face-down tokens)
+                raise IllegalAction(i, f"illegal action {action!r} for '{d.prompt}' "
+                                       f"(player {d.player + 1}'s decision)") from None
+            raise IllegalAction(i, str(exc)) from None
         label = d.options[action]
         labels[i] = label
         who = "chance" if d.player == CHANCE else f"player {d.player + 1}"

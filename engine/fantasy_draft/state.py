@@ -283,7 +283,7 @@ class FDState:
             if self._specials:
                 self._aimed_at(h)
             if t[T_STEP] >= 0:
-                self.reveals.append((len(self.actions) - 1, (t[T_STEP],)))
+                self.reveals.append((len(self.actions), (t[T_STEP],)))
 
     def swap(self, a: int, b: int) -> None:
         board = self.board
@@ -601,7 +601,7 @@ class FDState:
         self.pending = []
         hidden = tuple(sorted(t[T_STEP] for t in self.board if t is not None and not t[T_REV] and t[T_STEP] >= 0))
         if hidden:
-            self.reveals.append((len(self.actions) - 1, hidden))
+            self.reveals.append((len(self.actions), hidden))
 
     # ------------------------------------------------------------------ legal moves of a turn
     def play_moves(self, seat: int) -> list[tuple]:
