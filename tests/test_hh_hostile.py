@@ -31,7 +31,7 @@ def scenario_with(**setup) -> dict:
 
 @pytest.mark.parametrize("key, value", [
     ("current", 2), ("current", -1), ("current", True), ("current", 1.5), ("current", "1"),
-    ("last_player", 7), ("doom", -1), ("doom", 6), ("turn", -3), ("shield", -4), ("steam", -1),
+    ("last_player", 7), ("doom", -1), ("doom", 4), ("turn", -3), ("shield", -4), ("steam", -1),
     ("bonus_strength", -50), ("rerolls", -5), ("extra_dice", 100), ("max_turns", 0),
 ])
 def test_a_setup_number_out_of_the_rules_range_is_refused_by_name(key: str, value: object) -> None:
@@ -42,8 +42,8 @@ def test_a_setup_number_out_of_the_rules_range_is_refused_by_name(key: str, valu
 
 
 def test_the_largest_setup_numbers_the_rules_allow_are_accepted() -> None:
-    # seat 1 of 2, all five bosses down, every one of the game's 20 dice thrown at once
-    data = scenario_with(current=1, last_player=1, doom=5, extra_dice=15)
+    # seat 1 of 2, all three doom tokens flipped, every one of the game's 20 dice thrown at once
+    data = scenario_with(current=1, last_player=1, doom=3, extra_dice=15)
     data["setup"]["players"] = [{}, {"party": ["squire"]}]
     data["steps"] = [{"roll": [1] * 20}]
     data["expect"] = {"dice": [1] * 20, "final": True}
