@@ -158,6 +158,25 @@ def test_a_seat_story_stops_at_an_illegal_action_without_naming_any_option(tmp_p
     assert not any(line.startswith("step 25:") for line in lines)   # nothing printed for the bad step
 
 
+@pytest.mark.parametrize("bad", [-1, 10_000])
+def test_a_seat_story_stopped_at_a_hidden_draw_does_not_count_its_options(tmp_path: Path, bad: int) -> None:
+    """Step 12 deals the second player a card. How many kinds of card the hero deck still holds
+    then depends on what the other hands hold, so seat 1's story may not print it, not even in
+    the message that stops it; the step and the prompt are no secret."""
+    log = json.loads(GOLDEN.read_text())
+    log.update(game="hordes-and-heroes", actions=log["actions"][:12] + [bad])
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    proc = run_cli("replay", str(path), "--as", "1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1].endswith(f"the log does not replay: action 12 ({bad}) is not legal: "
+                              f"illegal action {bad} for 'Draw from the hero deck' (a chance event)")
+    assert "options" not in lines[-1]
+    full = run_cli("replay", str(path))   # the whole game, no seat: the count is nobody's secret
+    assert full.returncode == 1 and "options)" in full.stdout, full.stdout
+
+
 @pytest.mark.parametrize("seed", ["7", 1.9, True])
 def test_a_scenario_seed_is_a_whole_number_or_the_scenario_fails_at_it(tmp_path: Path, seed: object) -> None:
     path = tmp_path / "seeded.yaml"
