@@ -31,7 +31,7 @@ def scenario_with(**setup) -> dict:
 
 @pytest.mark.parametrize("key, value", [
     ("current", 2), ("current", -1), ("current", True), ("current", 1.5), ("current", "1"),
-    ("last_player", 7), ("doom", -1), ("doom", 6), ("turn", -3), ("shield", -4), ("steam", -1),
+    ("last_player", 7), ("doom", -1), ("doom", 4), ("turn", -3), ("shield", -4), ("steam", -1),
     ("bonus_strength", -50), ("rerolls", -5), ("extra_dice", 100), ("max_turns", 0),
 ])
 def test_a_setup_number_out_of_the_rules_range_is_refused_by_name(key: str, value: object) -> None:
@@ -42,8 +42,8 @@ def test_a_setup_number_out_of_the_rules_range_is_refused_by_name(key: str, valu
 
 
 def test_the_largest_setup_numbers_the_rules_allow_are_accepted() -> None:
-    # seat 1 of 2, all five bosses down, every one of the game's 20 dice thrown at once
-    data = scenario_with(current=1, last_player=1, doom=5, extra_dice=15)
+    # seat 1 of 2, all three doom tokens flipped, every one of the game's 20 dice thrown at once
+    data = scenario_with(current=1, last_player=1, doom=3, extra_dice=15)
     data["setup"]["players"] = [{}, {"party": ["squire"]}]
     data["steps"] = [{"roll": [1] * 20}]
     data["expect"] = {"dice": [1] * 20, "final": True}
@@ -156,6 +156,25 @@ def test_a_seat_story_stops_at_an_illegal_action_without_naming_any_option(tmp_p
     assert lines[-1].endswith(f"the log does not replay: action 25 ({bad}) is not legal: "
                               f"illegal action {bad} for 'Roll step' (10 options)")
     assert not any(line.startswith("step 25:") for line in lines)   # nothing printed for the bad step
+
+
+@pytest.mark.parametrize("bad", [-1, 10_000])
+def test_a_seat_story_stopped_at_a_hidden_draw_does_not_count_its_options(tmp_path: Path, bad: int) -> None:
+    """Step 12 deals the second player a card. How many kinds of card the hero deck still holds
+    then depends on what the other hands hold, so seat 1's story may not print it, not even in
+    the message that stops it; the step and the prompt are no secret."""
+    log = json.loads(GOLDEN.read_text())
+    log.update(game="hordes-and-heroes", actions=log["actions"][:12] + [bad])
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    proc = run_cli("replay", str(path), "--as", "1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1].endswith(f"the log does not replay: action 12 ({bad}) is not legal: "
+                              f"illegal action {bad} for 'Draw from the hero deck' (a chance event)")
+    assert "options" not in lines[-1]
+    full = run_cli("replay", str(path))   # the whole game, no seat: the count is nobody's secret
+    assert full.returncode == 1 and "options)" in full.stdout, full.stdout
 
 
 @pytest.mark.parametrize("seed", ["7", 1.9, True])

@@ -40,11 +40,13 @@ def seat_story(state: Any, actions: list[int], seat: int, hidden: bool) -> Itera
         try:
             check_action(d, action)   # before any label is read: -1 would name the last option
         except ValueError as exc:
-            if d is not None and d.player not in (seat, CHANCE) and hidden:
+            if d is not None and d.player != seat and hidden:
                 # how many options another seat had is no part of what this seat sees (in Fantasy
-                # Draft it counts the special actions of the heroes under face-down tokens)
-                raise IllegalAction(i, f"illegal action {action!r} for '{d.prompt}' "
-                                       f"(player {d.player + 1}'s decision)") from None
+                # Draft it counts the special actions of the heroes under face-down tokens), nor
+                # how many a hidden draw had (in Hordes & Heroes the kinds of card left in the
+                # hero deck, which tells what the other hands hold)
+                whose = "a chance event" if d.player == CHANCE else f"player {d.player + 1}'s decision"
+                raise IllegalAction(i, f"illegal action {action!r} for '{d.prompt}' ({whose})") from None
             raise IllegalAction(i, str(exc)) from None
         label = d.options[action]
         labels[i] = label

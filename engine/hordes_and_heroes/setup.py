@@ -195,7 +195,7 @@ def apply_situation(st: HHState, sit: dict) -> str:
         st.treasure_counts = tre_left
     st.current = setup_number(sit, "current", 0, 0, n - 1)
     st.last_player = setup_number(sit, "last_player", n - 1, 0, n - 1)
-    st.doom = setup_number(sit, "doom", 0, 0, sum(x.quantity for x in m.monsters if x.level == 3))
+    st.doom = setup_number(sit, "doom", 0, 0, m.doom_tokens)
     st.final = st.doom >= m.doom_tokens
     st.turns = setup_number(sit, "turn", 0, 0)
     st.shield = setup_number(sit, "shield", 0, 0)

@@ -685,7 +685,9 @@ class HHState(SequentialState):
             self.opened.append(s)
         if not s.cards:
             self.line.remove(s)
-        if self.model.monsters[mid].level == 3:
+        if self.model.monsters[mid].level == 3 and self.doom < self.model.doom_tokens:
+            # a boss flips a doom token; a fourth or fifth boss (the last round goes on after
+            # the third) finds none left to flip
             self.doom += 1
             self.dirty |= TOKENS
             if self.doom >= self.model.doom_tokens:
@@ -913,7 +915,7 @@ class HHState(SequentialState):
             if any(row):
                 usage.setdefault(m.treasures[i].id, {})["used"] = list(row)
         stats = {
-            "bosses_defeated": float(self.doom),
+            "bosses_defeated": float(sum(1 for v in self.victory for x in v if m.monsters[x].level == 3)),
             "towns_destroyed": float(sum(len(t) for t in self.towns_won)),
             "monsters_taken": float(sum(len(v) for v in self.victory)),
             "stacks_left": float(len(self.line)),

@@ -272,7 +272,8 @@ class RoundMixin:
     # ------------------------------------------------------------------ end of the round
     def end_of_round(self: "KState") -> Gen:
         self.phase = "end-of-round"
-        yield from self.check_restarts()
+        if self.round < self.rounds:   # after the last round the game is over: nobody starts over
+            yield from self.check_restarts()
         for p in self.kseats:
             mods = self.mods[p]
             for ai, amount in mods.medicine:
