@@ -57,3 +57,12 @@ def test_a_changed_priority_and_hit_order_reach_the_printed_card(tmp_path: Path)
     assert "1. a settlement with armies; 2. a settlement with no army or castle;" in card, card
     assert "armies, then castles, then wizard towers, then settlements" in card, card
     assert "Monster and Undead hordes move again" in card, card
+
+
+def test_a_template_may_name_a_kind_as_game_yaml_spells_it(tmp_path: Path) -> None:
+    game = _copy_game(tmp_path)
+    layouts = game / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    assert "kinds.round_segment" in text
+    layouts.write_text(text.replace("kinds.round_segment", "kinds['round-segment']"))
+    assert "castles, then wizard towers, then armies, then settlements" in _card_text(game, tmp_path)

@@ -38,7 +38,8 @@ def base_context(loaded: LoadedGame) -> dict[str, Any]:
     assert g is not None
     return {"game": {"id": g.id, "title": g.title, "fingerprint": loaded.fingerprint,
                      "players": {"min": g.players[0], "max": g.players[1]}},
-            "kinds": {k.replace("-", "_"): v for k, v in loaded.data.items()}}
+            # a kind is read as it is named in game.yaml (kinds['battle-mat']) or as a Jinja name (kinds.battle_mat)
+            "kinds": {**loaded.data, **{k.replace("-", "_"): v for k, v in loaded.data.items()}}}
 
 
 def collect_faces(loaded: LoadedGame, layouts: Layouts, only: set[str] | None = None) -> tuple[list[Face], list[Diagnostic]]:
