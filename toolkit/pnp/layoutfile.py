@@ -55,6 +55,11 @@ class Box:
     when: str | None = None
     rotate: int = 0
     at: tuple[int, int] = (1, 1)  # line and column of the box itself in layouts.yaml
+    file: str = ""  # layouts.yaml as it is named in messages
+
+    def place(self) -> str:
+        """``file:line:col`` of the box in layouts.yaml, for messages reported elsewhere."""
+        return f"{self.file}:{self.at[0]}:{self.at[1]}" if self.file else ""
 
 
 @dataclass
@@ -254,9 +259,12 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad(p + ("columns",), "columns must be a whole number from 1 to 6")
         props = {k: v for k, v in raw.items() if k not in COMMON_KEYS or k == "name"}  # name: for messages
         wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
+        for key in ("icons", "exclude"):  # a legend's names, each at its own place
+            if isinstance(raw.get(key), list):
+                wheres.update({f"{key}[{i}]": where(p + (key, i)) for i in range(len(raw[key]))})
         return Box(kind, *geo, props=props, where=wheres,
                    when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0),
-                   at=tuple(doc.pos(p)))
+                   at=tuple(doc.pos(p)), file=name)
 
     def read_design(p: tuple[Any, ...], dname: str, raw: Any, need_size: bool = True) -> Design | None:
         if not isinstance(raw, dict):
