@@ -151,3 +151,28 @@ def test_each_unknown_name_of_a_legend_is_reported_where_it_is_written(tmp_path:
     assert written == ["sheild", "stength]", "xpp"], written
     out = run_cli("validate", cwd=tmp_path).stdout
     assert len([row for row in out.splitlines() if "HK402" in row]) == 3, out
+
+
+def test_a_byte_order_mark_does_not_shift_columns_on_the_first_line(tmp_path: Path) -> None:
+    """Editors on Windows may save a UTF-8 file with a byte order mark, which no editor shows as a column."""
+    layouts = _game(tmp_path) / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    start = text.index("backs:")
+    end = text.index("kinds:")
+    first = ('backs: {path-deck: {boxes: [{type: text, x: 6, y: 38, w: 51, h: 12, text: "go :flagx: now"}]}}\n')
+    layouts.write_bytes(b"\xef\xbb\xbf" + (first + text[:start] + text[end:]).encode())
+    [(file, line, col)] = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert (file, line) == ("content/demo/templates/layouts.yaml", 1)
+    assert layouts.read_text(encoding="utf-8-sig").splitlines()[0][col - 1:].startswith(":flagx: now"), col
+
+
+def test_a_byte_order_mark_does_not_shift_the_column_of_art_named_on_the_first_line(tmp_path: Path) -> None:
+    import yaml
+
+    heroes = _game(tmp_path, "--from", "hordes-and-heroes") / "heroes.yaml"
+    data = yaml.safe_load(heroes.read_text())
+    data["items"][0]["art"] = "art/nowhere.png"
+    heroes.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode() + b"\n")  # JSON is YAML, on one line
+    [(file, line, col)] = _positions("HK405", cwd=tmp_path)
+    assert (file, line) == ("content/demo/heroes.yaml", 1)
+    assert heroes.read_text(encoding="utf-8-sig")[col - 1:].startswith("art/nowhere.png"), col

@@ -472,7 +472,7 @@ def _art_where(box: Box, target: Target, rel: str) -> Where:
     if "{" not in source:
         return box.where.get("image", _nowhere(target))
     try:
-        lines = Path(target.file).read_text(encoding="utf-8").splitlines()
+        lines = Path(target.file).read_text(encoding="utf-8-sig").splitlines()  # a byte order mark is no column
     except (OSError, UnicodeDecodeError):
         return _nowhere(target)
     first = lines[target.line - 1] if 0 < target.line <= len(lines) else ""

@@ -181,7 +181,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         pos = doc.pos(p)
         problems.append(error("HK404", message, name, pos.line, pos.col, hint))
 
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")  # a byte order mark is no column (the loader skips it too)
     lines = text.splitlines()
     starts: list[tuple[int, int]] = []  # where every key and value of the file begins, in order
     offsets: list[int] = []  # where each line begins in the text
@@ -488,7 +488,7 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     if not isinstance(doc.data, dict):
         return {}, [error("HK403", "text.yaml must map each effect kind to its sentence", display(path), 1, 1)]
     name = display(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line
