@@ -172,3 +172,21 @@ def test_an_infinite_number_is_one_error_not_also_out_of_range(new_game: Path, v
     proc = run_cli("validate", str(new_game), "--format", "json")
     assert problems(proc) == [("HK102", "cards.yaml", 8, 12)]
     assert f"expected an integer, got number {shown}" in proc.stdout
+
+
+def test_schema_for_keeps_a_byte_order_mark_first_when_it_adds_the_editors_schema_line(tmp_path: Path) -> None:
+    """A file saved with a byte order mark stays readable after `schema --for` names its schema in it."""
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    game = tmp_path / "content" / "fungus-wars"
+    spores = game / "spores.yaml"
+    spores.write_bytes(b"\xef\xbb\xbfkind: spore\nitems:\n  - {id: red-spore, name: Red Spore, quantity: 4, power: 2}\n")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + "  spore:\n    file: spores.yaml\n    expected: 4\n")
+    proc = run_cli("schema", "--for", "fungus-wars", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    raw = spores.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf# yaml-language-server: $schema=schemas/spores.schema.json\nkind: spore\n"), raw[:80]
+    assert raw.count(b"\xef\xbb\xbf") == 1
+    manifest.write_text(manifest.read_text() + "    schema: spores.schema.json\n")
+    proc = run_cli("validate", cwd=tmp_path)
+    assert proc.returncode == 0 and ": error " not in proc.stdout, proc.stdout

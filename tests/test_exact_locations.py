@@ -89,3 +89,90 @@ def test_an_unknown_icon_in_a_boards_boxes_points_at_the_value_or_the_word(tmp_p
     written = sorted(_at(tmp_path / file, line, col) for file, line, col in found)
     # the name made by the template is not written anywhere: the value that makes it is pointed at
     assert written == ["\"{{ 'ban' ~ 'nr' }}\"}", ":swordz: nowhere\"}"], written
+
+
+def _line_of(path: Path, text: str) -> int:
+    return next(n for n, row in enumerate(path.read_text().splitlines(), 1) if text in row)
+
+
+def test_text_that_overflows_a_card_names_the_card_and_the_layouts_text_box(tmp_path: Path) -> None:
+    game = _game(tmp_path, "--from", "hordes-and-heroes")
+    layouts = game / "templates" / "layouts.yaml"
+    # the heroes' ability box made too low for any effect sentence
+    _edit(layouts, "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 19,",
+          "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 2,")
+    found = _positions("HK401", cwd=tmp_path, severity="warning")
+    heroes = game / "heroes.yaml"
+    squire = ("content/demo/heroes.yaml", _line_of(heroes, "- id: squire"), 9)
+    assert squire in found, found
+    assert _at(tmp_path / squire[0], squire[1], squire[2]) == "squire"
+    out = run_cli("validate", cwd=tmp_path).stdout
+    [line] = [row for row in out.splitlines() if row.startswith("content/demo/heroes.yaml:%d:9: warning HK401" % squire[1])]
+    place = re.search(r"its text box is at (\S+):(\d+):(\d+)\)", line)
+    assert place, line
+    assert place[1] == "content/demo/templates/layouts.yaml"
+    assert _at(tmp_path / place[1], int(place[2]), int(place[3])).startswith("{type: text, name: ability,"), line
+
+
+def test_text_that_overflows_an_extra_is_reported_at_its_text_box(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "hordes-and-heroes") / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    at = text.index("        name: summary\n")
+    height = re.compile(r"^        h: [\d.]+$", re.M).search(text, at)
+    layouts.write_text(text[:height.start()] + "        h: 12" + text[height.end():])  # the turn summary made too low
+    [(file, line, col)] = _positions("HK401", cwd=tmp_path, severity="warning")
+    assert file == "content/demo/templates/layouts.yaml"
+    assert _at(tmp_path / file, line, col) == "type: text"
+    assert _at(tmp_path / file, line + 1, col) == "name: summary"
+
+
+def test_an_unknown_icon_on_a_card_names_the_card_and_the_layouts_text_box(tmp_path: Path) -> None:
+    game = _game(tmp_path, "--from", "hordes-and-heroes")
+    _edit(game / "templates" / "text.yaml", 'shield: ":shield:', 'shield: ":shieldx:')
+    found = _positions("HK402", cwd=tmp_path, severity="warning")
+    squire = ("content/demo/heroes.yaml", _line_of(game / "heroes.yaml", "- id: squire"), 9)
+    assert squire in found, found
+    out = run_cli("validate", "--format", "json", cwd=tmp_path).stdout
+    [d] = [d for d in json.loads(out) if (d["code"], d["file"], d["line"]) == ("HK402", *squire[:2])]
+    place = re.search(r"its text box is at (\S+):(\d+):(\d+)\)$", d["message"])
+    assert place, d["message"]
+    assert _at(tmp_path / place[1], int(place[2]), int(place[3])).startswith("{type: text, name: ability,")
+
+
+def test_each_unknown_name_of_a_legend_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    layouts = _game(tmp_path, "--from", "hordes-and-heroes") / "templates" / "layouts.yaml"
+    _edit(layouts, "      - {type: legend, x: 5.5, y: 12, w: 52, h: 72, size: 7}",
+          "      - type: legend\n        x: 5.5\n        y: 12\n        w: 52\n        h: 72\n        size: 7\n"
+          "        icons:\n          - shield\n          - sheild\n          - strength\n          - xpp\n"
+          "        exclude: [die, stength]")
+    found = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert {file for file, _, _ in found} == {"content/demo/templates/layouts.yaml"}
+    written = sorted(_at(tmp_path / file, line, col) for file, line, col in found)
+    assert written == ["sheild", "stength]", "xpp"], written
+    out = run_cli("validate", cwd=tmp_path).stdout
+    assert len([row for row in out.splitlines() if "HK402" in row]) == 3, out
+
+
+def test_a_byte_order_mark_does_not_shift_columns_on_the_first_line(tmp_path: Path) -> None:
+    """Editors on Windows may save a UTF-8 file with a byte order mark, which no editor shows as a column."""
+    layouts = _game(tmp_path) / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    start = text.index("backs:")
+    end = text.index("kinds:")
+    first = ('backs: {path-deck: {boxes: [{type: text, x: 6, y: 38, w: 51, h: 12, text: "go :flagx: now"}]}}\n')
+    layouts.write_bytes(b"\xef\xbb\xbf" + (first + text[:start] + text[end:]).encode())
+    [(file, line, col)] = _positions("HK402", cwd=tmp_path, severity="warning")
+    assert (file, line) == ("content/demo/templates/layouts.yaml", 1)
+    assert layouts.read_text(encoding="utf-8-sig").splitlines()[0][col - 1:].startswith(":flagx: now"), col
+
+
+def test_a_byte_order_mark_does_not_shift_the_column_of_art_named_on_the_first_line(tmp_path: Path) -> None:
+    import yaml
+
+    heroes = _game(tmp_path, "--from", "hordes-and-heroes") / "heroes.yaml"
+    data = yaml.safe_load(heroes.read_text())
+    data["items"][0]["art"] = "art/nowhere.png"
+    heroes.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode() + b"\n")  # JSON is YAML, on one line
+    [(file, line, col)] = _positions("HK405", cwd=tmp_path)
+    assert (file, line) == ("content/demo/heroes.yaml", 1)
+    assert heroes.read_text(encoding="utf-8-sig")[col - 1:].startswith("art/nowhere.png"), col

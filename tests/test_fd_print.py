@@ -44,5 +44,6 @@ def test_every_unit_token_of_a_player_has_the_same_back(tmp_path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     reader = PdfReader(out)
     backs = [p.extract_text() for p in reader.pages[1::2]]
-    assert backs and all(b.count("FD") >= 20 for b in backs[:1]), "one identical back per token, nothing that names the unit"
+    # one back per player (its colour and number), nothing that names the unit
+    assert backs and all(b.count("P1") + b.count("P2") >= 20 for b in backs[:1]), backs[:1]
     assert not any(u["name"] in "".join(backs) for u in content()["basic-unit"])

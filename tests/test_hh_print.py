@@ -104,3 +104,40 @@ def test_a_hero_cards_footer_line_stays_clear_of_the_cards_frame(tmp_path: Path)
         assert max(bottoms) - min(bottoms) < 1.5, f"{line!r} wraps onto a second line"
         checked += 1
     assert checked >= 20  # every hero, with a steam cost or without
+
+
+def _ink_inside_border(tmp_path: Path, game: str, piece: str) -> dict[str, float]:
+    """mm between a reference card's border line and the nearest ink inside it, on each side, read
+    from the piece rendered at 300 dpi (its border: the design's first stroked rectangle)."""
+    from PIL import Image
+
+    from toolkit.pnp.layoutfile import read_layouts
+
+    layouts, _ = read_layouts(ROOT / "templates" / game)
+    design = layouts.extras.get(piece) or layouts.kinds[piece]
+    border = next(b for b in design.boxes if b.type == "rect" and b.props.get("stroke"))
+    item = piece if piece in layouts.extras else {"reference-card": "reference-player-2"}[piece]
+    png = tmp_path / f"{game}-{piece}.png"
+    run = subprocess.run([sys.executable, "-m", "toolkit", "preview", game, item, "-o", str(png), "--dpi", "300"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    img = Image.open(png).convert("L")
+    dots = 300 / 25.4
+    inset = 1.2 + float(border.props.get("radius", 0)) * 0.3  # clear of the line and its rounded corners
+    left, top = border.x + inset, border.y + inset
+    right, bottom = border.x + border.w - inset, border.y + border.h - inset
+    box = tuple(round((v + 3) * dots) for v in (left, top, right, bottom))  # 3 mm bleed around the trim
+    inner = img.crop(box).point(lambda v: 255 if v < 110 else 0)
+    x0, y0, x1, y1 = inner.getbbox()
+    return {"left": x0 / dots + inset, "top": y0 / dots + inset,
+            "right": (box[2] - box[0] - x1) / dots + inset, "bottom": (box[3] - box[1] - y1) / dots + inset}
+
+
+def test_the_quick_reference_keeps_the_inner_margin_of_the_other_reference_cards(tmp_path: Path) -> None:
+    ours = _ink_inside_border(tmp_path, "hordes-and-heroes", "quick-reference")
+    others = [_ink_inside_border(tmp_path, "kingdoms", "reference"),
+              _ink_inside_border(tmp_path, "fantasy-draft", "reference-card")]
+    for side in ("left", "right", "bottom"):  # the body text: 3 mm of the border, at least
+        assert ours[side] >= 2.9, (side, ours)
+    for side in ("left", "top"):  # where every card's text starts: no closer than on the others
+        assert ours[side] >= min(o[side] for o in others) - 0.1, (side, ours, others)

@@ -188,3 +188,65 @@ def test_a_no_break_space_prints_as_a_space_and_is_measured_like_one() -> None:
     assert len(joined.lines) == len(spaced.lines) == 1
     assert joined.lines[0].width == pytest.approx(spaced.lines[0].width)
     assert "\u00a0" not in "".join(p.text for _, p, _ in joined.lines[0].pieces)
+
+
+# --- no short word alone on a paragraph's last line --------------------------------------------------
+
+def _sideways(words: list[Any]) -> bool:
+    long = next(w for w in words if len(w[0]) >= 6 and w[0].isalpha())
+    return (long[1][1] - long[1][0]) < (long[2][1] - long[2][0])
+
+
+@pytest.mark.parametrize("game,piece,before,lone", [
+    ("kingdoms", "barbarian-war-chief", "War", "Chief"),  # the horde's name: 'Barbarian / War Chief'
+    ("dice-battles", "warboss-grukk-order", "Wolf", "Riders"),  # 'Regroups: ..., Frenzied Mob, / Wolf Riders'
+])
+def test_a_short_last_word_takes_the_word_before_it_down_with_it(tmp_path: Path, game: str, piece: str,
+                                                                  before: str, lone: str) -> None:
+    """Greedy breaking left the last word alone on its line; the word before it now goes down too,
+    and the text still takes as many lines."""
+    words = words_on_page(print_only(tmp_path, game, [piece]))
+    sideways = _sideways(words)
+    texts = [w[0] for w in words]
+    at = next(i for i in range(1, len(texts)) if texts[i - 1:i + 1] == [before, lone])
+    first, prev, last = words[at - 2], words[at - 1], words[at]
+    assert same_line(prev, last, sideways), (prev, last)
+    assert not same_line(first, prev, sideways), (first, prev)  # still two lines
+
+
+TEXTS = [
+    "Lock dice onto a hero whose cost they match to make that hero active, or pay its cost with steam made this turn.",
+    "Each Treasure :treasure: monster gives a treasure card to tuck under an active hero, one per hero; it works "
+    "from the hero's next activation.",
+    "Regroups: Goblin Spearmen, Frenzied Mob, Wolf Riders",
+    "Alchemy * Cast: Once a round, hand in 2 :metal: for 3 :gold:.",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_keeping_a_word_company_never_adds_a_line_or_widens_one(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every width from 40 to 200 pt, the text takes as many lines as plain greedy breaking
+    gives (so it fits at the same size), in the same order, and no line is wider than the box."""
+    from toolkit.pnp import richtext
+    from toolkit.pnp.fonts import register_fonts
+
+    register_fonts()
+
+    def lines(width: float) -> list[tuple[list[str], float]]:
+        richtext.fit.cache_clear()
+        fitted = richtext.fit(text, "HK-Vera", 8, 8, width, 10_000)
+        return [([p.text for _, p, _ in ln.pieces], ln.width) for ln in fitted.lines]
+
+    changed = 0
+    for width in range(40, 201, 3):
+        ours = lines(width)
+        with monkeypatch.context() as m:
+            m.setattr(richtext, "LONE_WORD_SHARE", 0.0)  # no word counts as short: greedy breaking
+            greedy = lines(width)
+        assert len(ours) == len(greedy), width
+        assert [p for ln, _ in ours for p in ln] == [p for ln, _ in greedy for p in ln], width
+        # a line is wider than the box only where greedy breaking's is (one word wider than the box)
+        assert all(w <= max(width, g) + 0.01 for (_, w), (_, g) in zip(ours, greedy)), width
+        changed += ours != greedy
+    richtext.fit.cache_clear()
+    assert changed, "no width of this text leaves a word alone (else this proves nothing)"

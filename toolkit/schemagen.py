@@ -143,5 +143,6 @@ def _add_modeline(component: Path, schema: Path) -> bool:
     if re.search(r"^# yaml-language-server:", text, re.MULTILINE):
         return False
     rel = os.path.relpath(schema.resolve(), component.resolve().parent)
-    write_text(component, f"{MODELINE}{rel}\n{text}")
+    bom = "\ufeff" if text.startswith("\ufeff") else ""  # a byte order mark stays first, where it belongs
+    write_text(component, f"{bom}{MODELINE}{rel}\n{text[len(bom):]}")
     return True

@@ -38,6 +38,7 @@ def write_calibration(output: Path, *, paper: str = "a4", backs: str = "duplex-l
     from reportlab.pdfgen.canvas import Canvas
 
     from toolkit.pnp.fonts import FONTS, register_fonts
+    from toolkit.pnp.furniture import sheet_boxes
 
     register_fonts()
     W, H = PAPERS[paper]
@@ -45,6 +46,7 @@ def write_calibration(output: Path, *, paper: str = "a4", backs: str = "duplex-l
     output.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(output) as tmp:
         c = Canvas(str(tmp), pagesize=(mm(W), mm(H)), invariant=1, initialFontName="HK-Vera")
+        sheet_boxes(c, (W, H))
         c.setTitle(f"{title} — printer calibration")
         # front: scale bars and the cross
         c.setFont(FONTS["bold"], 12)

@@ -21,7 +21,7 @@ from toolkit.pnp.board import BoardPlan, board_design, board_safe_zone, choose_p
 from toolkit.pnp.draw import Collector, DrawEnv, Target, render_design
 from toolkit.pnp.drawnonce import DrawnOnce
 from toolkit.pnp.faces import Face, base_context, collect_faces
-from toolkit.pnp.furniture import draw_furniture, fit_list, footer_fits, version_mark
+from toolkit.pnp.furniture import draw_furniture, fit_list, footer_fits, sheet_boxes, version_mark
 from toolkit.pnp.layoutfile import Board, Design, Layouts, effect_templates, read_layouts
 from toolkit.pnp.sheets import Grid, Slot, fit_below, make_grid, used_bottom
 from toolkit.pnp.glyphs import read_icons
@@ -375,6 +375,7 @@ def build_pdf(loaded: LoadedGame, output: Path, *, paper: str = "a4", bleed: flo
     try:
         c = Canvas(str(tmp), pagesize=(mm(paper_mm[0]), mm(paper_mm[1])), invariant=1, pageCompression=1,
                    initialFontName="HK-Vera", initialFontSize=8)
+        sheet_boxes(c, paper_mm)
         c.setTitle(f"{game.title} — print and play")
         c.setAuthor("hordekit")
         c.setCreator("hordekit pnp")

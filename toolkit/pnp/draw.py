@@ -210,8 +210,9 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
             env.used_icons.setdefault(name, target)
             continue
         file, line, col = _icon_written(box.where.get(key), name, key, target)
+        layout = f" (its {box.type} box is at {box.place()})" if box.file and file != box.file else ""
         env.collector.add(warning(
-            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?')", file, line, col,
+            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?'){layout}", file, line, col,
             f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
 
 
@@ -318,9 +319,10 @@ def _too_small(env: DrawEnv, target: Target, box: Box, index: int, size: float) 
     """Text that prints below 6 pt (as set, or after shrinking to fit) is a warning at the piece's line."""
     if size < MIN_PRINT_PT - 1e-6:
         name = box.props.get("name") or f"box {index + 1} ({box.type})"
+        file, line, col, layout = _reported_at(target, box)
         env.collector.add(warning(
-            "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt",
-            target.file, target.line, target.col,
+            "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt{layout}",
+            file, line, col,
             "give the box more room or shorter text, or raise its size and min-size in layouts.yaml"))
 
 
@@ -333,18 +335,34 @@ def _check_glyphs(env: DrawEnv, box: Box, rendered: str, target: Target, index: 
     name = box.props.get("name") or f"box {index + 1} ({box.type})"
     shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" if ch.isprintable() else f"U+{ord(ch):04X}" for ch in missing[:5])
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    file, line, col, layout = _reported_at(target, box)
     env.collector.add(warning(
-        "HK413", f"text of {target.label} in {name} has characters the font cannot print: {shown}{more}",
-        target.file, target.line, target.col,
+        "HK413", f"text of {target.label} in {name} has characters the font cannot print: {shown}{more}{layout}",
+        file, line, col,
         "they would print as empty boxes; the print font covers Western European letters and common "
         "punctuation: replace them, or use an icon (:name:) for a symbol"))
 
 
+def _reported_at(target: Target, box: Box) -> tuple[str, int, int, str]:
+    """Where a problem of one box on one piece is reported, and the words naming the box's place.
+
+    A piece made from content (a card) is reported at its own line in its content file, and the
+    message names the box's ``file:line:col`` in layouts.yaml too: the fix is in one or the other.
+    A piece the layout file itself makes (a back, an extra, a board) is reported at the box.
+    """
+    if not box.file:  # a box hordekit makes itself (a board's spaces and labels)
+        return target.file, target.line, target.col, ""
+    if box.file == target.file:
+        return box.file, box.at[0], box.at[1], ""
+    return target.file, target.line, target.col, f" (its {box.type} box is at {box.place()})"
+
+
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
     name = box.props.get("name") or f"box {index + 1} ({box.type})"
+    file, line, col, layout = _reported_at(target, box)
     env.collector.add(warning(
-        "HK401", f"text of {target.label} does not fit {name} even at {min_size:g} pt",
-        target.file, target.line, target.col,
+        "HK401", f"text of {target.label} does not fit {name} even at {min_size:g} pt{layout}",
+        file, line, col,
         "shorten the text, or give the box more room or a smaller min-size in layouts.yaml"))
 
 
@@ -454,7 +472,7 @@ def _art_where(box: Box, target: Target, rel: str) -> Where:
     if "{" not in source:
         return box.where.get("image", _nowhere(target))
     try:
-        lines = Path(target.file).read_text(encoding="utf-8").splitlines()
+        lines = Path(target.file).read_text(encoding="utf-8-sig").splitlines()  # a byte order mark is no column
     except (OSError, UnicodeDecodeError):
         return _nowhere(target)
     first = lines[target.line - 1] if 0 < target.line <= len(lines) else ""

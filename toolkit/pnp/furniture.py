@@ -19,6 +19,16 @@ FOOTER_PT = 6.0  # the smallest size that reads on paper, as for text on the pie
 SCALE_NOTE = "print at 100% / actual size (no 'fit to page'): the ruler must measure 50 mm"
 
 
+def sheet_boxes(c: Any, paper: tuple[float, float]) -> None:
+    """TrimBox and BleedBox on every page, both the whole sheet: a sheet of pieces is printed whole
+    and the pieces are cut from it along its crop marks, so the sheet itself is not trimmed and
+    has no bleed of its own. A print shop's preflight asks for the boxes to be stated; the cut of
+    each piece is what the crop marks show (``export pieces`` sets each piece's own boxes)."""
+    whole = (0, 0, mm(paper[0]), mm(paper[1]))
+    c.setTrimBox(whole)
+    c.setBleedBox(whole)
+
+
 def draw_furniture(c: Any, paper: tuple[float, float], footer: str, at_top: bool = False,
                    shift: tuple[float, float] = (0.0, 0.0)) -> None:
     """The footer line, the scale note and a 50 mm ruler with millimetre ticks.

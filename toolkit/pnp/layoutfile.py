@@ -55,6 +55,11 @@ class Box:
     when: str | None = None
     rotate: int = 0
     at: tuple[int, int] = (1, 1)  # line and column of the box itself in layouts.yaml
+    file: str = ""  # layouts.yaml as it is named in messages
+
+    def place(self) -> str:
+        """``file:line:col`` of the box in layouts.yaml, for messages reported elsewhere."""
+        return f"{self.file}:{self.at[0]}:{self.at[1]}" if self.file else ""
 
 
 @dataclass
@@ -176,7 +181,7 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         pos = doc.pos(p)
         problems.append(error("HK404", message, name, pos.line, pos.col, hint))
 
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")  # a byte order mark is no column (the loader skips it too)
     lines = text.splitlines()
     starts: list[tuple[int, int]] = []  # where every key and value of the file begins, in order
     offsets: list[int] = []  # where each line begins in the text
@@ -254,9 +259,12 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             bad(p + ("columns",), "columns must be a whole number from 1 to 6")
         props = {k: v for k, v in raw.items() if k not in COMMON_KEYS or k == "name"}  # name: for messages
         wheres = {k: where(p + (k,)) for k in list(props) + ["when"]}
+        for key in ("icons", "exclude"):  # a legend's names, each at its own place
+            if isinstance(raw.get(key), list):
+                wheres.update({f"{key}[{i}]": where(p + (key, i)) for i in range(len(raw[key]))})
         return Box(kind, *geo, props=props, where=wheres,
                    when=str(raw["when"]) if "when" in raw else None, rotate=int(raw.get("rotate", 0) or 0),
-                   at=tuple(doc.pos(p)))
+                   at=tuple(doc.pos(p)), file=name)
 
     def read_design(p: tuple[Any, ...], dname: str, raw: Any, need_size: bool = True) -> Design | None:
         if not isinstance(raw, dict):
@@ -480,7 +488,7 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     if not isinstance(doc.data, dict):
         return {}, [error("HK403", "text.yaml must map each effect kind to its sentence", display(path), 1, 1)]
     name = display(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line

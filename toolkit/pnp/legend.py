@@ -147,6 +147,13 @@ def paginate(laid: list[Laid], style: Style, height: float) -> list[list[list[La
     return pages
 
 
+def unknown_names(icons: IconSet, box: Box) -> list[tuple[str, int, str]]:
+    """(key, index, name) for each name in the box's ``icons`` and ``exclude`` that is no icon or die."""
+    groups = {icon.group for icon in icons.icons.values() if icon.group}
+    return [(key, i, str(n)) for key in ("icons", "exclude") for i, n in enumerate(box.props.get(key) or [])
+            if str(n) not in icons and str(n) not in groups]
+
+
 def column_width(style: Style, width: float) -> float:
     return (width - style.column_gap * (style.columns - 1)) / style.columns
 
@@ -173,13 +180,15 @@ def draw_legend(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: d
     """Draw the entries of this piece's page of the legend (page 1 outside a paged extra)."""
     from toolkit.pnp.draw import _DEFAULT_INK, _ink, _overflow, _too_small
 
-    style, pages, unknown = plan(env.icons, box, env.defaults)
-    if unknown:
-        where = box.where.get("icons")
+    style, pages, _unknown = plan(env.icons, box, env.defaults)
+    for key, i, name in unknown_names(env.icons, box):
+        where = box.where.get(f"{key}[{i}]") or box.where.get(key)
+        file, line, col = (where.file, where.line, where.col) if where else (target.file, target.line, target.col)
+        left = "left out" if key == "icons" else "nothing to leave out"
+        layout = f" (its legend box is at {box.place()})" if box.file and file != box.file else ""
         env.collector.add(warning(
-            "HK402", f"the legend of {target.label} names {', '.join(map(repr, unknown))}, not an icon or die of icons.yaml "
-            "(left out)", where.file if where else target.file, where.line if where else target.line,
-            where.col if where else target.col, f"icons of this game: {', '.join(env.icons.names) or 'none'}"))
+            "HK402", f"the legend of {target.label} names {name!r} in its {key}, not an icon or die of icons.yaml "
+            f"({left}){layout}", file, line, col, f"icons of this game: {', '.join(env.icons.names) or 'none'}"))
     _too_small(env, target, box, index, style.size)
     info = ctx.get("legend")
     paged = isinstance(info, dict) and "pages" in info  # an extra's legend card (a content field may be 'legend')

@@ -201,12 +201,19 @@ def _piece_width(p: Piece, base_font: str) -> float:
 
 
 def _wrap(paragraphs: list[list[list[Piece]]], base_font: str, size: float, width: float) -> tuple[list[Line], bool]:
-    """Greedy line breaking at ``size``; the flag says a single word was wider than the box."""
+    """Greedy line breaking at ``size``; the flag says a single word was wider than the box.
+
+    A paragraph whose last line would hold one short word alone takes a word down from the line
+    before when both still fit (see ``_no_lone_last_word``): the line count, and so the size the
+    text fits at, never changes.
+    """
     space = text_width(" ", base_font) * size
     lines: list[Line] = []
     too_wide = False
     for para in paragraphs:
         line = Line()
+        words: list[list[tuple[Piece, float]]] = []  # the words of this paragraph's last two lines
+        before: list[list[tuple[Piece, float]]] = []
         for word in para:
             widths = [_piece_width(p, base_font) * size for p in word]
             w = sum(widths)
@@ -217,15 +224,49 @@ def _wrap(paragraphs: list[list[list[Piece]]], base_font: str, size: float, widt
                 lines.append(line)
                 line = Line()
                 start = 0.0
-            x = start
-            first = True
-            for p, pw in zip(word, widths):
-                line.pieces.append((x, p, first and bool(line.pieces)))
-                first = False
-                x += pw
-            line.width = x
+                before, words = words, []
+            _place(line, list(zip(word, widths)), start)
+            words.append(list(zip(word, widths)))
+        if len(words) == 1 and len(before) >= 2:
+            _no_lone_last_word(lines[-1], line, before, words, space, width)
         lines.append(line)
     return lines, too_wide
+
+
+LONE_WORD_SHARE = 1 / 3  # a last line holding one word narrower than this share of the box is a lone word
+
+
+def _place(line: Line, word: list[tuple[Piece, float]], start: float) -> None:
+    x = start
+    first = True
+    for p, pw in word:
+        line.pieces.append((x, p, first and bool(line.pieces)))
+        first = False
+        x += pw
+    line.width = x
+
+
+def _no_lone_last_word(prev: Line, last: Line, before: list[list[tuple[Piece, float]]],
+                       words: list[list[tuple[Piece, float]]], space: float, width: float) -> None:
+    """Move the last word of ``prev`` down beside the lone short word on ``last``, when both lines
+    still fit and ``prev`` stays at least as long as the new last line (the shape stays a
+    paragraph's, not a step). Lines are laid out again in place; nothing happens otherwise."""
+    moved, lone = before[-1], words[0]
+    lone_w = sum(pw for _, pw in lone)
+    if lone_w >= width * LONE_WORD_SHARE:
+        return
+    new_last = sum(pw for _, pw in moved) + space + lone_w
+    new_prev = sum(sum(pw for _, pw in w) for w in before[:-1]) + space * (len(before) - 2)
+    if new_last > width + 0.01 or new_prev < new_last:
+        return
+    prev.pieces.clear()
+    prev.width = 0.0
+    for w in before[:-1]:
+        _place(prev, w, prev.width + (space if prev.pieces else 0.0))
+    last.pieces.clear()
+    last.width = 0.0
+    for w in (moved, lone):
+        _place(last, w, last.width + (space if last.pieces else 0.0))
 
 
 @lru_cache(maxsize=8192)
