@@ -293,9 +293,9 @@ def rules_spec_or_reason(game: Game) -> tuple[Any | None, str]:
 
 def _rules_name(game: Game) -> str:
     """The rules as the designer reads them: a rules file by its path from here, else its name."""
-    from toolkit.rules import is_rules_file
+    from toolkit.rules import rules_label
 
-    return display(Path(str(game.rules))) if is_rules_file(str(game.rules)) else str(game.rules)
+    return rules_label(str(game.rules))
 
 
 def _rules_hint(game: Game, reason: str) -> str:
@@ -360,7 +360,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                 pos = doc.pos(path + ("kind",))
                 if implemented is not None and kind not in implemented:
                     out.diagnostics.append(error(
-                        "HK302", f"effect kind '{kind}' is not implemented by the rules {game.rules}", display(f),
+                        "HK302", f"effect kind '{kind}' is not implemented by the rules {_rules_name(game)}", display(f),
                         pos.line, pos.col, did_you_mean(kind, sorted(implemented)) or
                         "add a handler to the game's effect registry, or use an implemented kind"))
                 if templates is not None and kind not in templates:

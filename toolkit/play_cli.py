@@ -33,17 +33,17 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     if not loaded.game.rules:
         typer.echo(f"{name}: the manifest names no rules module, so the game cannot be played", err=True)
         raise typer.Exit(1)
-    from toolkit.rules import load_rules
+    from toolkit.rules import load_rules, rules_label
 
     try:
         spec = load_rules(loaded.game.rules)
     except (ImportError, LookupError) as exc:
-        typer.echo(f"{name}: rules module {loaded.game.rules} is not available ({exc})", err=True)
+        typer.echo(f"{name}: rules module {rules_label(loaded.game.rules)} is not available ({exc})", err=True)
         raise typer.Exit(1)
     try:  # the rules may refuse content the schemas accept: say so here, not in a worker
         spec.build_model(loaded.data)
     except (ValueError, KeyError, TypeError, LookupError) as exc:
-        typer.echo(f"{name}: the rules {loaded.game.rules} refuse this content: {exc}", err=True)
+        typer.echo(f"{name}: the rules {rules_label(loaded.game.rules)} refuse this content: {exc}", err=True)
         typer.echo("run `hordekit validate` for the places to fix", err=True)
         raise typer.Exit(1)
     return loaded, spec

@@ -33,6 +33,16 @@ def is_rules_file(name: str) -> bool:
     return name.endswith(RULES_FILE_SUFFIX)
 
 
+def rules_label(name: str) -> str:
+    """A manifest's `rules` as a designer reads it: a rules file by its path from the working
+    folder (the manifest holds it resolved, absolute), a module by its name."""
+    if is_rules_file(name):
+        from toolkit.paths import display
+
+        return display(Path(name))
+    return name
+
+
 def load_rules(name: str) -> Any:
     """The GameSpec registered by the rules module or rules file ``name``."""
     if is_rules_file(name):

@@ -1,0 +1,64 @@
+"""A designer who has never seen hordekit turns the game `hordekit new` writes into her own: renames
+fields, adds effect kinds, icons and component kinds, and makes the usual slips on the way. Each
+message must lead to the fix: the right file:line:col, paths as she typed them, and a hint that
+names what there is instead."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+
+def _game(tmp_path: Path, name: str = "tide-pools") -> Path:
+    assert run_cli("new", name, cwd=tmp_path).returncode == 0
+    return tmp_path / "content" / name
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _validate(tmp_path: Path) -> tuple[int, str]:
+    proc = run_cli("validate", cwd=tmp_path)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _add_effect_kind_to_schema(game: Path, kind: str) -> None:
+    schema = game / "schemas" / "cards.schema.json"
+    data = json.loads(schema.read_text())
+    data["$defs"]["effect"]["properties"]["kind"]["enum"].append(kind)
+    schema.write_text(json.dumps(data, indent=2))
+
+
+def test_a_new_effect_kind_names_the_rules_file_as_the_designer_wrote_it(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _add_effect_kind_to_schema(game, "splash")
+    _edit(game / "cards.yaml", "    effects: []\n", "    effects:\n      - kind: splash\n        amount: 1\n")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert ("content/tide-pools/cards.yaml:18:15: error HK302: effect kind 'splash' is not implemented by the "
+            "rules content/tide-pools/rules.py") in out, out
+    assert "which the rules content/tide-pools/rules.py do not know" in out, out  # HK308, at the schema
+    assert str(tmp_path) not in out, out
+
+
+def test_players_the_rules_do_not_play_name_the_rules_file_from_here(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "game.yaml", "players: {min: 2, max: 4}", "players: {min: 2, max: 6}")
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "players 2-6 in the manifest, but the rules content/tide-pools/rules.py play 2-4" in out, out
+    assert str(tmp_path) not in out, out
+
+
+def test_rules_that_refuse_the_content_are_named_from_here_by_smoke(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "rules.py", 'int(c["steps"])', 'int(c["points"])')
+    proc = run_cli("smoke", "tide-pools", "-n", "2", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert "tide-pools: the rules content/tide-pools/rules.py refuse this content: 'points'" in proc.stderr
+    assert str(tmp_path) not in proc.stderr, proc.stderr
