@@ -62,3 +62,24 @@ def test_rules_that_refuse_the_content_are_named_from_here_by_smoke(tmp_path: Pa
     assert proc.returncode == 1, proc.stderr
     assert "tide-pools: the rules content/tide-pools/rules.py refuse this content: 'points'" in proc.stderr
     assert str(tmp_path) not in proc.stderr, proc.stderr
+
+
+def test_a_layout_reading_a_renamed_field_lists_the_fields_the_piece_has(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("steps:", "points:"))
+    schema = game / "schemas" / "cards.schema.json"
+    schema.write_text(schema.read_text().replace('"steps"', '"points"'))
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert "content/tide-pools/templates/layouts.yaml:25:68: error HK403: template error: 'steps' is undefined" in out
+    assert ("hint: card 'stride' has the fields: id, name, quantity, points, effects, flavor "
+            "(fix the template") in out, out
+
+
+def test_a_misspelt_field_still_gets_did_you_mean_rather_than_the_list(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "templates" / "layouts.yaml", 'text: "{{ steps }}"', 'text: "{{ stepz }}"')
+    code, out = _validate(tmp_path)
+    assert code == 1 and "hint: did you mean `steps`? (fix the template" in out, out
+    assert "has the fields" not in out, out
