@@ -83,3 +83,24 @@ def test_a_misspelt_field_still_gets_did_you_mean_rather_than_the_list(tmp_path:
     code, out = _validate(tmp_path)
     assert code == 1 and "hint: did you mean `steps`? (fix the template" in out, out
     assert "has the fields" not in out, out
+
+
+def test_a_derived_schema_leaves_quantity_optional(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    (game / "pools.yaml").write_text(
+        "kind: pool\nitems:\n"
+        "  - {id: rock-pool, name: Rock pool, quantity: 4, capacity: 3}\n"
+        "  - {id: sand-pool, name: Sand pool, quantity: 4, capacity: 4}\n")
+    with (game / "game.yaml").open("a") as f:
+        f.write("  pool:\n    file: pools.yaml\n    schema: pools.schema.json\n    expected: 9\n    physical: false\n")
+    proc = run_cli("schema", "--for", "tide-pools", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    item = json.loads((game / "schemas" / "pools.schema.json").read_text())["$defs"]["item"]
+    assert "quantity" not in item["required"] and {"id", "name", "capacity"} <= set(item["required"])
+    assert item["properties"]["quantity"]["default"] == 1
+    # an item added later without a quantity is one copy, not a missing field
+    with (game / "pools.yaml").open("a") as f:
+        f.write("  - {id: kelp-pool, name: Kelp forest, capacity: 2}\n")
+    code, out = _validate(tmp_path)
+    assert "HK103" not in out, out
+    assert code == 0, out

@@ -39,6 +39,12 @@ def infer_schema(kind: str, items: list[dict[str, Any]]) -> dict[str, Any]:
         builder.add_object(item)
     item_schema = builder.to_schema()
     _tighten(item_schema, items)
+    # 'quantity' is optional in every game (default 1): an item added later without it is fine
+    if "required" in item_schema:
+        item_schema["required"] = [f for f in item_schema["required"] if f != "quantity"]
+    quantity = item_schema.get("properties", {}).get("quantity")
+    if isinstance(quantity, dict) and quantity.get("type") == "integer":
+        quantity.update(default=1, description="Copies of this piece (1 when left out).")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{kind} components",
