@@ -104,3 +104,51 @@ def test_a_derived_schema_leaves_quantity_optional(tmp_path: Path) -> None:
     code, out = _validate(tmp_path)
     assert "HK103" not in out, out
     assert code == 0, out
+
+
+def _icons(game: Path) -> None:
+    (game / "templates" / "icons.yaml").write_text(
+        "icons:\n"
+        "  star:\n"
+        "    legend: a point\n"
+        "    shapes:\n"
+        "      - {circle: [50, 50, 40], fill: \"#f5c542\"}\n")
+
+
+def test_an_unknown_icon_in_a_cards_flavour_is_reported_at_the_flavour(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _icons(game)
+    _edit(game / "cards.yaml", "flavor: One foot in front of the other.", "flavor: One foot, then :crab:.")
+    code, out = _validate(tmp_path)
+    assert code == 0, out  # a warning
+    assert "content/tide-pools/cards.yaml:12:28: warning HK402: card 'stride': unknown icon ':crab:'" in out, out
+    assert ("hint: icons of this game: star; declare it in content/tide-pools/templates/icons.yaml "
+            "(docs/pnp.md, \"Icons and dice\")") in out, out
+    assert "<game>" not in out, out
+
+
+def test_an_unknown_icon_in_an_effect_sentence_is_reported_in_text_yaml(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _icons(game)
+    _edit(game / "templates" / "text.yaml", "more card{{ 's' if amount != 1 else '' }}.",
+          "more card{{ 's' if amount != 1 else '' }} and 1 :stars:.")
+    code, out = _validate(tmp_path)
+    assert code == 0, out
+    assert "content/tide-pools/templates/text.yaml:3:74: warning HK402: card 'stride': unknown icon ':stars:'" in out
+    assert "hint: did you mean `star`? (icons of this game: star)" in out, out
+
+
+def test_an_unknown_icon_in_a_block_sentence_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _icons(game)
+    (game / "templates" / "text.yaml").write_text("draw: |\n  Draw {{ amount }}\n  more :cards:.\n")
+    code, out = _validate(tmp_path)
+    assert "content/tide-pools/templates/text.yaml:3:8: warning HK402: card 'stride': unknown icon ':cards:'" in out
+
+
+def test_an_icon_in_a_game_without_icons_says_where_to_declare_one(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "cards.yaml", "flavor: One foot in front of the other.", "flavor: One :foot:.")
+    code, out = _validate(tmp_path)
+    assert "content/tide-pools/cards.yaml:12:17: warning HK402" in out, out
+    assert ("hint: this game has no icons yet; declare it in content/tide-pools/templates/icons.yaml") in out, out

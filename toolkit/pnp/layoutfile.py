@@ -480,10 +480,23 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     if not isinstance(doc.data, dict):
         return {}, [error("HK403", "text.yaml must map each effect kind to its sentence", display(path), 1, 1)]
     name = display(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    offsets = list(itertools.accumulate((len(row) + 1 for row in text.split("\n")), initial=0))
+    starts = sorted((doc.pos((k,), key=True).line, doc.pos((k,), key=True).col) for k in doc.data)
+
+    def written(line: int, col: int) -> tuple[int, int, str]:
+        """The value as written, up to the next key: a word in it (an icon) can be pointed at."""
+        i = bisect.bisect_right(starts, (line, col))
+        at = min(offsets[min(line, len(offsets)) - 1] + col - 1, len(text))
+        end = len(text) if i >= len(starts) else offsets[min(starts[i][0], len(offsets)) - 1]
+        return line, col, text[at:max(at, end)]
+
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line
         col = doc.pos((k,)).col
-        out[str(k)] = (str(v), Where(name, line + 1, 1) if _is_block(lines, line) else Where(name, line, col))
+        source = written(line, col)
+        out[str(k)] = (str(v), Where(name, line + 1, 1, source) if _is_block(lines, line)
+                       else Where(name, line, col, source))
     return out, []
