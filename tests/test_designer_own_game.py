@@ -152,3 +152,21 @@ def test_an_icon_in_a_game_without_icons_says_where_to_declare_one(tmp_path: Pat
     code, out = _validate(tmp_path)
     assert "content/tide-pools/cards.yaml:12:17: warning HK402" in out, out
     assert ("hint: this game has no icons yet; declare it in content/tide-pools/templates/icons.yaml") in out, out
+
+
+def test_paper_names_are_taken_as_people_write_them(tmp_path: Path) -> None:
+    _game(tmp_path)
+    proc = run_cli("pnp", "tide-pools", "--paper", "A4", "-o", "a4.pdf", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("pnp", "tide-pools", "--paper", "Letter", "-o", "letter.pdf", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    from pypdf import PdfReader
+
+    a4, letter = (PdfReader(tmp_path / f).pages[0].mediabox for f in ("a4.pdf", "letter.pdf"))
+    assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
+    assert (round(float(letter.width)), round(float(letter.height))) == (612, 792)
+    proc = run_cli("build", "--paper", "LETTER", "-n", "0", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run_cli("pnp", "tide-pools", "--paper", "A3", cwd=tmp_path)
+    assert proc.returncode == 2 and "'A3' is not one of 'a4', 'letter'" in proc.stderr, proc.stderr
+
