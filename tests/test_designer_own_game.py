@@ -170,3 +170,13 @@ def test_paper_names_are_taken_as_people_write_them(tmp_path: Path) -> None:
     proc = run_cli("pnp", "tide-pools", "--paper", "A3", cwd=tmp_path)
     assert proc.returncode == 2 and "'A3' is not one of 'a4', 'letter'" in proc.stderr, proc.stderr
 
+
+def test_text_too_long_for_its_box_names_the_box_in_layouts_yaml(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "cards.yaml", "name: Leap", "name: Leap Across the Great Chasm of the Northern Shore Where Otters Sleep")
+    _edit(game / "schemas" / "cards.schema.json", '"maxLength": 40', '"maxLength": 100')
+    code, out = _validate(tmp_path)
+    assert code == 0, out
+    assert "content/tide-pools/cards.yaml:13:9: warning HK401: text of card 'leap' does not fit title even at 8 pt" in out
+    assert ("hint: shorten the text, or give the box (content/tide-pools/templates/layouts.yaml:23:9) more room "
+            "or a smaller min-size") in out, out

@@ -383,7 +383,13 @@ def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: floa
     env.collector.add(warning(
         "HK401", f"text of {target.label} does not fit {name} even at {min_size:g} pt",
         target.file, target.line, target.col,
-        "shorten the text, or give the box more room or a smaller min-size in layouts.yaml"))
+        f"shorten the text, or give the box ({_box_place(box)}) more room or a smaller min-size"))
+
+
+def _box_place(box: Box) -> str:
+    """Where a box is written in layouts.yaml, as file:line:col, for a hint about the box."""
+    files = [w.file for w in box.where.values() if w.file]
+    return f"{files[0]}:{box.at[0]}:{box.at[1]}" if files else f"layouts.yaml:{box.at[0]}:{box.at[1]}"
 
 
 def _icon(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,
