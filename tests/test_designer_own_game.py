@@ -180,3 +180,31 @@ def test_text_too_long_for_its_box_names_the_box_in_layouts_yaml(tmp_path: Path)
     assert "content/tide-pools/cards.yaml:13:9: warning HK401: text of card 'leap' does not fit title even at 8 pt" in out
     assert ("hint: shorten the text, or give the box (content/tide-pools/templates/layouts.yaml:23:9) more room "
             "or a smaller min-size") in out, out
+
+
+def test_a_scenario_naming_a_card_the_game_no_longer_has_points_at_the_card(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    scenario = game / "scenarios" / "first-turn.yaml"
+    _edit(scenario, "hands: [[leap, stride], [stride, stride]]", "hands: [[leap, strid], [stride, stride]]")
+    proc = run_cli("scenario", "content/tide-pools/scenarios", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert ("FAIL content/tide-pools/scenarios/first-turn.yaml:8:18: A leap moves three steps: cannot build the "
+            "starting situation at setup.hands[0][1]: no card 'strid' in this game (its cards: leap, stride)"
+            ) in proc.stdout, proc.stdout
+    assert "list.remove" not in proc.stdout + proc.stderr
+
+
+def test_a_scenario_with_a_misspelt_setup_key_or_too_many_copies_says_which(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    scenario = game / "scenarios" / "first-turn.yaml"
+    _edit(scenario, "  hands: [[leap, stride], [stride, stride]]\n",
+          "  hands: [[leap, stride], [stride, stride]]\n  postions: [0, 0]\n")
+    proc = run_cli("scenario", str(scenario), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert ("first-turn.yaml:9:3: A leap moves three steps: cannot build the starting situation at "
+            "setup.postions: no setup key 'postions' (this game knows hands, positions, current)") in proc.stdout
+    scenario.write_text(scenario.read_text().replace("  postions: [0, 0]\n", "").replace(
+        "[[leap, stride], [stride, stride]]", "[[leap, leap, leap, leap, leap, leap], [leap, stride]]"))
+    proc = run_cli("scenario", str(scenario), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "at setup.hands[1][0]: no copy of 'leap' left in the deck for this hand" in proc.stdout, proc.stdout
