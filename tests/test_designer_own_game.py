@@ -208,3 +208,26 @@ def test_a_scenario_with_a_misspelt_setup_key_or_too_many_copies_says_which(tmp_
     proc = run_cli("scenario", str(scenario), cwd=tmp_path)
     assert proc.returncode == 1
     assert "at setup.hands[1][0]: no copy of 'leap' left in the deck for this hand" in proc.stdout, proc.stdout
+
+
+def _daily_block(readme: Path) -> list[str]:
+    text = readme.read_text()
+    start = text.index("```sh\n", text.index("## Every day")) + len("```sh\n")
+    return text[start:text.index("```", start)].splitlines()
+
+
+def test_the_new_games_readme_lines_its_comments_up_whatever_the_ids_length(tmp_path: Path) -> None:
+    for name in ("tide-pools", "a-much-longer-game-name-than-the-others"):
+        lines = _daily_block(_game(tmp_path, name) / "README.md")
+        assert f"hordekit pnp {name}" in "\n".join(lines)
+        columns = {line.index("#") for line in lines if "#" in line}
+        assert len(columns) == 1, lines
+        assert all(line[min(columns) - 2:min(columns)] == "  " for line in lines if "#" in line), lines
+
+
+def test_the_new_games_readme_says_where_icons_go(tmp_path: Path) -> None:
+    readme = (_game(tmp_path) / "README.md").read_text()
+    assert "| `templates/icons.yaml` | (none yet)" in readme and '"Icons and dice"' in readme
+    assert run_cli("new", "my-kingdoms", "--from", "kingdoms", cwd=tmp_path).returncode == 0
+    readme = (tmp_path / "content" / "my-kingdoms" / "README.md").read_text()
+    assert "| `templates/icons.yaml` | the icons text prints as `:name:`" in readme, readme
