@@ -231,3 +231,30 @@ def test_the_new_games_readme_says_where_icons_go(tmp_path: Path) -> None:
     assert run_cli("new", "my-kingdoms", "--from", "kingdoms", cwd=tmp_path).returncode == 0
     readme = (tmp_path / "content" / "my-kingdoms" / "README.md").read_text()
     assert "| `templates/icons.yaml` | the icons text prints as `:name:`" in readme, readme
+
+
+def test_the_tutorials_icons_and_reference_card_print_as_it_says(tmp_path: Path) -> None:
+    """docs/tutorial.md shows icons.yaml and a quick-reference extra for the new game: both, as
+    written there, validate and print with no unknown icon."""
+    import re
+
+    from conftest import ROOT
+
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text()
+    blocks = re.findall(r"^( *)```yaml file=(\S+)( append)?\n(.*?)^\1```", tutorial, re.DOTALL | re.MULTILINE)
+    assert [b[1] for b in blocks] == ["templates/icons.yaml", "templates/layouts.yaml"], blocks
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    game = tmp_path / "content" / "fungus-wars"
+    for indent, name, append, body in blocks:
+        text = "\n".join(line[len(indent):] for line in body.splitlines()) + "\n"
+        target = game / name
+        target.write_text((target.read_text() if append else "") + text)
+    proc = run_cli("validate", cwd=tmp_path)
+    assert proc.returncode == 0 and "HK4" not in proc.stdout, proc.stdout
+    proc = run_cli("pnp", "fungus-wars", "--only", "quick-reference", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(game.parent.parent / "out" / "fungus-wars" /
+                                                              "print-and-play.pdf").pages)
+    assert "Your turn" in text and "[spore]" in text and "Spore" in text, text
