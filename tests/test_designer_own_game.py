@@ -258,3 +258,24 @@ def test_the_tutorials_icons_and_reference_card_print_as_it_says(tmp_path: Path)
     text = "".join(page.extract_text() for page in PdfReader(game.parent.parent / "out" / "fungus-wars" /
                                                               "print-and-play.pdf").pages)
     assert "Your turn" in text and "[spore]" in text and "Spore" in text, text
+
+
+def test_schema_for_a_new_kind_writes_its_schema_line_into_the_manifest(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    manifest = game / "game.yaml"
+    before = manifest.read_text()
+    manifest.write_text(before + "  shell:\n    file: shells.yaml   # the money\n    expected: 3\n"
+                        "  pool: {file: pools.yaml, expected: 2, physical: false}\n")
+    (game / "shells.yaml").write_text("kind: shell\nitems:\n  - {id: shell-1, name: One shell, quantity: 3, value: 1}\n")
+    (game / "pools.yaml").write_text("kind: pool\nitems:\n  - {id: rock-pool, name: Rock pool, quantity: 2}\n")
+    proc = run_cli("schema", "--for", "tide-pools", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "content/tide-pools/game.yaml: components.shell now names it (`schema: shells.schema.json`)" in proc.stdout
+    assert ("content/tide-pools/game.yaml: add `schema: pools.schema.json` under components.pool"
+            in proc.stdout), proc.stdout
+    assert manifest.read_text() == before + (
+        "  shell:\n    file: shells.yaml   # the money\n    schema: shells.schema.json\n    expected: 3\n"
+        "  pool: {file: pools.yaml, expected: 2, physical: false}\n")
+    _edit(manifest, "  pool: {file: pools.yaml,", "  pool: {file: pools.yaml, schema: pools.schema.json,")
+    code, out = _validate(tmp_path)
+    assert code == 0 and "HK103" not in out, out
