@@ -279,3 +279,27 @@ def test_schema_for_a_new_kind_writes_its_schema_line_into_the_manifest(tmp_path
     _edit(manifest, "  pool: {file: pools.yaml,", "  pool: {file: pools.yaml, schema: pools.schema.json,")
     code, out = _validate(tmp_path)
     assert code == 0 and "HK103" not in out, out
+
+
+def test_layout_slips_get_a_did_you_mean(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    layouts = game / "templates" / "layouts.yaml"
+    text = layouts.read_text()
+    text = text.replace("size: 9, align: center, valign: middle}", "size: 9, align: centre, valign: center}")
+    text = text.replace('font: italic, size: 7', 'font: itallic, size: 7')
+    text = text.replace('align: center, valign: middle, colour: "#e9d8a6"}', 'align: center, valign: middle, color: "#e9d8a6"}')
+    text = text.replace("    back: path-deck", "    back: paths-deck")
+    layouts.write_text(text)
+    code, out = _validate(tmp_path)
+    assert code == 1
+    where = "content/tide-pools/templates/layouts.yaml"
+    for expected in (
+            f"{where}:27:146: error HK404: align 'centre' is not one of: left, center, right\n"
+            "    hint: did you mean `center`?",
+            f"{where}:27:162: error HK404: valign 'center' is not one of: top, middle, bottom\n"
+            "    hint: did you mean `middle`?",
+            f"{where}:28:120: error HK404: unknown font 'itallic'\n    hint: did you mean `italic`? (one of:",
+            f"{where}:14:135: error HK404: 'color' is not a property of a text box\n    hint: did you mean `colour`? (",
+            f"{where}:19:11: error HK404: back design 'paths-deck' is not defined under 'backs'\n"
+            "    hint: did you mean `path-deck`?"):
+        assert expected in out, out
