@@ -303,3 +303,18 @@ def test_layout_slips_get_a_did_you_mean(tmp_path: Path) -> None:
             f"{where}:19:11: error HK404: back design 'paths-deck' is not defined under 'backs'\n"
             "    hint: did you mean `path-deck`?"):
         assert expected in out, out
+
+
+def test_a_shared_back_reading_a_card_field_is_told_about_per_item(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    layouts = game / "templates" / "layouts.yaml"
+    _edit(layouts, 'text: "{{ game.title }}", font: bold, size: 14', 'text: "{{ name }}", font: bold, size: 14')
+    code, out = _validate(tmp_path)
+    assert code == 1
+    assert ("content/tide-pools/templates/layouts.yaml:14:55: error HK403: template error: 'name' is undefined "
+            "(while printing back 'path-deck'") in out, out
+    assert ("hint: a back shared by its deck sees only deck, game, kinds (did you mean `game`?); to print each "
+            "piece's own fields on its back, give the back `per-item: true`") in out, out
+    _edit(layouts, "  path-deck:\n", "  path-deck:\n    per-item: true\n")
+    code, out = _validate(tmp_path)
+    assert code == 0, out

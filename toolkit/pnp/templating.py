@@ -278,6 +278,10 @@ def _guess_name(exc: BaseException, context: dict[str, Any]) -> str:
         return ""
     names = [k for k in context if isinstance(k, str)]
     guess = did_you_mean(m.group(1), names)
+    if "deck" in context and "item" not in context:  # a back shared by every piece of its deck
+        return (f"a back shared by its deck sees only {', '.join(sorted(names))}"
+                f"{' (' + guess + ')' if guess else ''}; to print each piece's own fields on its back, "
+                "give the back `per-item: true`")
     if guess:
         return guess
     # nothing close (a field renamed in the content, not misspelt): say what there is to read
