@@ -318,3 +318,20 @@ def test_a_shared_back_reading_a_card_field_is_told_about_per_item(tmp_path: Pat
     _edit(layouts, "  path-deck:\n", "  path-deck:\n    per-item: true\n")
     code, out = _validate(tmp_path)
     assert code == 0, out
+
+
+def test_replaying_a_game_the_rules_crash_in_shows_where_in_the_rules_file(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "rules.py", 'int(effect.get("amount", 1))', 'int(effect["amonut"])')
+    proc = run_cli("smoke", "tide-pools", "-n", "10", "--seed", "1", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    logs = sorted((tmp_path / "out" / "tide-pools" / "logs").glob("game-*.json"))
+    assert logs, proc.stdout
+    proc = run_cli("replay", str(logs[0].relative_to(tmp_path)), cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert "KeyError: 'amonut'" in lines[0], proc.stdout
+    assert lines[-1].startswith("  content/tide-pools/rules.py:"), proc.stdout
+    assert lines[-1].endswith(": in _draw: state.pending += [state.current] * int(effect[\"amonut\"])"), proc.stdout
+    assert not any("toolkit" in line or "engine/core" in line for line in lines), proc.stdout
+    assert str(tmp_path) not in proc.stdout

@@ -49,6 +49,28 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     return loaded, spec
 
 
+def _rules_frames(exc: BaseException) -> list[str]:
+    """Where in the game's own rules code an exception passed, innermost last, as `file:line: in
+    function` and the line of code: what a designer replaying a failed game looks for. Frames of
+    hordekit's own machinery (the toolkit, the engine core, Python's library) are left out."""
+    import sysconfig
+    import traceback
+
+    import engine.core
+    import toolkit
+    from toolkit.paths import display
+
+    own = [Path(toolkit.__file__).resolve().parent, Path(engine.core.__file__).resolve().parent,
+           Path(sysconfig.get_paths()["stdlib"]).resolve()]
+    out = []
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = Path(frame.filename)
+        if not path.is_file() or any(path.resolve().is_relative_to(d) for d in own):
+            continue
+        out.append(f"  {display(path)}:{frame.lineno}: in {frame.name}" + (f": {frame.line}" if frame.line else ""))
+    return out[-8:]
+
+
 def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
     """'3', '2..5' or '2,4' -> player counts, checked against what the game supports."""
     try:
@@ -509,6 +531,8 @@ def replay(
             raise typer.Exit(1)
         except Exception as exc:  # the rules failed: exactly what a failure log is for
             typer.echo(f"the logged game fails again at action {i} of {len(actions)}: {type(exc).__name__}: {exc}")
+            for line in _rules_frames(exc):
+                typer.echo(line)
             raise typer.Exit(1)
     typer.echo(f"replayed {len(actions)} actions of {spec.id} ({players} players)")
     if check:
