@@ -335,3 +335,26 @@ def test_replaying_a_game_the_rules_crash_in_shows_where_in_the_rules_file(tmp_p
     assert lines[-1].endswith(": in _draw: state.pending += [state.current] * int(effect[\"amonut\"])"), proc.stdout
     assert not any("toolkit" in line or "engine/core" in line for line in lines), proc.stdout
     assert str(tmp_path) not in proc.stdout
+
+
+def test_a_misspelt_templates_folder_is_an_error_at_the_manifest(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "game.yaml", "templates: templates ", "templates: template ")
+    code, out = _validate(tmp_path)
+    assert code == 1, out
+    assert ("content/tide-pools/game.yaml:11:12: error HK014: templates folder template not found: "
+            "content/tide-pools/template\n    hint: the folder of layouts.yaml and text.yaml, relative to game.yaml; "
+            "did you mean `templates`?") in out, out
+    proc = run_cli("pnp", "tide-pools", cwd=tmp_path)
+    assert proc.returncode == 1 and "HK014" in proc.stdout + proc.stderr
+    assert "HK404" not in proc.stdout + proc.stderr
+
+
+def test_a_misspelt_schemas_folder_is_one_error_at_the_manifest(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "game.yaml", "schemas: schemas ", "schemas: schema ")
+    code, out = _validate(tmp_path)
+    assert code == 1, out
+    assert ("content/tide-pools/game.yaml:10:10: error HK013: schemas folder schema not found: "
+            "content/tide-pools/schema\n") in out, out
+    assert "did you mean `schemas`?" in out and out.count("HK013") == 1, out

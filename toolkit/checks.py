@@ -39,6 +39,22 @@ def check_game(game_dir: Path) -> LoadedGame:
             continue
         out.diagnostics.append(error("HK017", message, manifest_name, pos.line, pos.col,
                                      "keep the game's files inside its folder (symbolic links included)"))
+    schemas_named = game.manifest.data.get("schemas", "hordekit") if isinstance(game.manifest.data, dict) else None
+    schemas_missing = bool(schemas_named) and schemas_named != "hordekit" and ("schemas",) not in game.path_problems \
+        and not game.schemas_dir.is_dir()
+    if schemas_missing:
+        pos = game.manifest.pos(("schemas",))
+        out.diagnostics.append(error(
+            "HK013", f"schemas folder {schemas_named} not found: {display(game.schemas_dir)}", manifest_name,
+            pos.line, pos.col, _with_guess("the folder of the kinds' schemas, relative to game.yaml; 'hordekit' "
+                                           "for hordekit's own", game.schemas_dir)))
+    named = game.manifest.data.get("templates") if isinstance(game.manifest.data, dict) else None
+    if named and ("templates",) not in game.path_problems and not game.templates_dir.is_dir():
+        pos = game.manifest.pos(("templates",))
+        out.diagnostics.append(error(
+            "HK014", f"templates folder {named} not found: {display(game.templates_dir)}", manifest_name,
+            pos.line, pos.col, _with_guess("the folder of layouts.yaml and text.yaml, relative to game.yaml",
+                                           game.templates_dir)))
 
     docs: dict[str, list[tuple[Path, LoadedYaml]]] = {}
     for kind in game.kinds.values():
@@ -64,7 +80,8 @@ def check_game(game_dir: Path) -> LoadedGame:
     unloaded = {k for k, files in docs.items() if not files or any(doc.data is None for _, doc in files)}
     checkers: list[SchemaChecker] = []
     for kind in game.kinds.values():
-        if ("components", kind.name, "schema") in game.path_problems or ("schemas",) in game.path_problems:
+        if ("components", kind.name, "schema") in game.path_problems or ("schemas",) in game.path_problems \
+                or schemas_missing:
             continue
         if not kind.schema.is_file():
             pos = game.manifest.pos(("components", kind.name, "schema"))
