@@ -358,3 +358,30 @@ def test_a_misspelt_schemas_folder_is_one_error_at_the_manifest(tmp_path: Path) 
     assert ("content/tide-pools/game.yaml:10:10: error HK013: schemas folder schema not found: "
             "content/tide-pools/schema\n") in out, out
     assert "did you mean `schemas`?" in out and out.count("HK013") == 1, out
+
+
+def _icon_box(game: Path, icon: str) -> None:
+    _edit(game / "templates" / "layouts.yaml", "      - {type: ellipse, x: 45, y: 5, w: 13, h: 13, fill: \"#2f5d50\"}\n",
+          "      - {type: ellipse, x: 45, y: 5, w: 13, h: 13, fill: \"#2f5d50\"}\n"
+          f"      - {{type: icon, x: 48, y: 70, w: 10, h: 10, icon: {icon}}}\n")
+
+
+def test_an_unknown_icon_named_by_an_icon_box_is_reported_at_the_box(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _icons(game)
+    _icon_box(game, "stra")
+    code, out = _validate(tmp_path)
+    assert ("content/tide-pools/templates/layouts.yaml:25:56: warning HK402: card 'stride': unknown icon ':stra:' "
+            "(drawn as '?') (and 1 more like it here)\n    hint: did you mean `star`?") in out, out
+
+
+def test_an_unknown_icon_an_icon_box_reads_from_a_field_is_reported_at_the_field(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _icons(game)
+    _icon_box(game, "\"{{ symbol if symbol is defined else 'star' }}\"")
+    _edit(game / "schemas" / "cards.schema.json", '"flavor": {', '"symbol": {"type": "string", "description": "An icon."},\n'
+          '        "flavor": {')
+    _edit(game / "cards.yaml", "    steps: 3\n", "    steps: 3\n    symbol: stra\n")
+    code, out = _validate(tmp_path)
+    assert code == 0, out
+    assert "content/tide-pools/cards.yaml:17:13: warning HK402: card 'leap': unknown icon ':stra:'" in out, out

@@ -234,15 +234,19 @@ def _icon_written(where: Where | None, name: str, key: str, target: Target,
         if found is not None:
             return where.file, found[0], found[1]
         return where.file, where.line, where.col
-    if key == "text":
-        found_here = _in_component(target, pattern)
-        if found_here is not None:
-            return found_here
-        for place in ([where] if where is not None else []) + (
-                [w for _, w in env.templates.effects.values()] if env is not None else []):
-            found = place.find(pattern) if isinstance(place, Where) else None
-            if found is not None:
-                return place.file, found[0], found[1]
+    literal = where is not None and where.source is not None and "{" not in where.source[2]
+    if literal and where is not None:  # the layout names the icon itself (icon: shel)
+        found = where.find(pattern)
+        if found is not None:
+            return where.file, found[0], found[1]
+    found_here = _in_component(target, pattern)
+    if found_here is not None:
+        return found_here
+    effects = [w for _, w in env.templates.effects.values()] if env is not None and key == "text" else []
+    for place in ([where] if where is not None else []) + effects:
+        found = place.find(pattern)
+        if found is not None:
+            return place.file, found[0], found[1]
     return target.file, target.line, target.col
 
 
