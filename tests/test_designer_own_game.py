@@ -385,3 +385,25 @@ def test_an_unknown_icon_an_icon_box_reads_from_a_field_is_reported_at_the_field
     code, out = _validate(tmp_path)
     assert code == 0, out
     assert "content/tide-pools/cards.yaml:17:13: warning HK402: card 'leap': unknown icon ':stra:'" in out, out
+
+
+def test_scenario_finds_the_games_scenarios_like_the_other_commands(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    for args, cwd, shown in ((("tide-pools",), tmp_path, "content/tide-pools/scenarios/first-turn.yaml"),
+                             ((), tmp_path, "content/tide-pools/scenarios/first-turn.yaml"),
+                             ((), game, "scenarios/first-turn.yaml"),
+                             ((".",), game, "scenarios/first-turn.yaml")):
+        proc = run_cli("scenario", *args, cwd=cwd)
+        assert proc.returncode == 0, (args, proc.stdout + proc.stderr)
+        assert f"PASS {shown}: A leap moves three steps" in proc.stdout, proc.stdout
+    proc = run_cli("scenario", "dice-battles", cwd=tmp_path)  # a shipped game: hordekit's own scenarios
+    assert proc.returncode == 0 and "PASS " in proc.stdout and " 0 failed" in proc.stdout, proc.stdout
+    (game / "scenarios" / "first-turn.yaml").unlink()
+    (game / "scenarios").rmdir()
+    proc = run_cli("scenario", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "error: content/tide-pools has no scenarios folder (content/tide-pools/scenarios)" in proc.stderr
+    proc = run_cli("scenario", cwd=tmp_path / "content")
+    assert proc.returncode == 2 and "no game here" in proc.stderr, proc.stderr
+    proc = run_cli("scenario", "tide-pool", cwd=tmp_path)
+    assert proc.returncode == 2 and "error: no such file or folder: tide-pool" in proc.stderr, proc.stderr

@@ -49,6 +49,20 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     return loaded, spec
 
 
+def _scenarios_of(game: Path) -> Path:
+    """A game's scenarios folder: its own `scenarios/`, or for a game hordekit ships, the one
+    hordekit keeps for it; a usage error when it has none."""
+    from toolkit.paths import data_dir, display
+
+    own = game / "scenarios"
+    if own.is_dir():
+        return own
+    if game.resolve().parent == data_dir("content").resolve() and (data_dir("scenarios") / game.name).is_dir():
+        return data_dir("scenarios") / game.name
+    usage_error(f"{display(game) if str(game) != '.' else 'the game here'} has no scenarios folder "
+                f"({display(own)}); docs/scenarios.md shows how to write one")
+
+
 def _rules_frames(exc: BaseException) -> list[str]:
     """Where in the game's own rules code an exception passed, innermost last, as `file:line: in
     function` and the line of code: what a designer replaying a failed game looks for. Frames of
@@ -557,7 +571,10 @@ def replay(
 
 
 def scenario(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Scenario files (YAML), or folders of them.")],
+    files: Annotated[Optional[list[Path]], typer.Argument(
+        metavar="[FILE-OR-GAME]...",
+        help="Scenario files (YAML), folders of them, or games (a game id or folder: its scenarios). "
+             "Default: the scenarios of the game here or the only game under ./content.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: PASS/FAIL lines; json: one record per scenario; github: the lines plus an annotation per failure.")] = OutputFormat.text,
 ) -> None:
     """Run executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
@@ -569,8 +586,14 @@ def scenario(
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
+    from toolkit.cliutil import game_folder
+
     paths: list[Path] = []
-    for f in files:
+    for f in files or [_scenarios_of(game_folder(None))]:
+        if f.is_dir() and (f / "game.yaml").is_file():
+            f = _scenarios_of(f)
+        elif not f.exists() and find_game(str(f))[0] is not None:
+            f = _scenarios_of(game_folder(str(f)))
         if f.is_dir():
             paths.extend(sorted(f.glob("*.yaml")))
         elif f.is_file():
