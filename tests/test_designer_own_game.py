@@ -55,13 +55,31 @@ def test_players_the_rules_do_not_play_name_the_rules_file_from_here(tmp_path: P
     assert str(tmp_path) not in out, out
 
 
-def test_rules_that_refuse_the_content_are_named_from_here_by_smoke(tmp_path: Path) -> None:
+def test_rules_reading_a_field_the_content_renamed_are_an_error_at_the_rules_line(tmp_path: Path) -> None:
+    """The card's steps renamed to points in the content, schema and layout, but not in rules.py:
+    validate says so at the line of rules.py (it passed as ok, and smoke then refused the game)."""
     game = _game(tmp_path)
-    _edit(game / "rules.py", 'int(c["steps"])', 'int(c["points"])')
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("steps:", "points:"))
+    schema = game / "schemas" / "cards.schema.json"
+    schema.write_text(schema.read_text().replace('"steps"', '"points"'))
+    layouts = game / "templates" / "layouts.yaml"
+    layouts.write_text(layouts.read_text().replace(
+        "Move {{ steps }} step{{ 's' if steps != 1 else '' }}.", "Score {{ points }}.").replace(
+        "{{ steps }}", "{{ points }}"))
+    code, out = _validate(tmp_path)
+    assert code == 1, out
+    line = next(n for n, text in enumerate((game / "rules.py").read_text().splitlines(), 1) if 'c["steps"]' in text)
+    col = (game / "rules.py").read_text().splitlines()[line - 1].index('c["steps"]') + 1
+    assert (f"content/tide-pools/rules.py:{line}:{col}: error HK310: the rules cannot read this content: "
+            "KeyError: 'steps' (in build_model)") in out, out
+    assert "a name changed in the content (or its schema) needs the same change in the rules" in out
+    assert str(tmp_path) not in out
     proc = run_cli("smoke", "tide-pools", "-n", "2", cwd=tmp_path)
-    assert proc.returncode == 1, proc.stderr
-    assert "tide-pools: the rules content/tide-pools/rules.py refuse this content: 'points'" in proc.stderr
-    assert str(tmp_path) not in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and "HK310" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    _edit(game / "rules.py", 'int(c["steps"])', 'int(c["points"])')
+    code, out = _validate(tmp_path)
+    assert code == 0, out
 
 
 def test_a_layout_reading_a_renamed_field_lists_the_fields_the_piece_has(tmp_path: Path) -> None:
@@ -70,6 +88,7 @@ def test_a_layout_reading_a_renamed_field_lists_the_fields_the_piece_has(tmp_pat
     cards.write_text(cards.read_text().replace("steps:", "points:"))
     schema = game / "schemas" / "cards.schema.json"
     schema.write_text(schema.read_text().replace('"steps"', '"points"'))
+    _edit(game / "rules.py", 'int(c["steps"])', 'int(c["points"])')
     code, out = _validate(tmp_path)
     assert code == 1
     assert "content/tide-pools/templates/layouts.yaml:25:68: error HK403: template error: 'steps' is undefined" in out

@@ -386,11 +386,39 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                         display(f), pos.line, pos.col, "every effect needs a printed sentence"))
 
 
+def _rules_read_content(game: Game, spec: Any, out: LoadedGame) -> bool:
+    """Whether the rules build their model from the content, as every smoke game and scenario
+    will; if not (a field renamed in the content and not in the rules), error HK310 at the line of
+    the rules that failed, so `validate` says what `smoke` would."""
+    from toolkit.rules import rules_frames
+
+    try:
+        spec.build_model(out.data)
+    except Exception as exc:  # noqa: BLE001 - the designer's own rules code
+        frames = rules_frames(exc)
+        if frames:
+            named = [f.name for f in frames if not f.name.startswith("<")]  # not <dictcomp>, <lambda>
+            file, line, col = frames[-1].file, frames[-1].line, frames[-1].col
+            where = f" (in {named[-1]})" if named else ""
+        else:
+            pos = game.manifest.pos(("rules",))
+            file, line, col, where = display(game.manifest_file), pos.line, pos.col, ""
+        out.diagnostics.append(error(
+            "HK310", f"the rules cannot read this content: {type(exc).__name__}: {exc}{where}", file, line, col,
+            "the rules read the content by the names of its kinds and fields: a name changed in the content "
+            "(or its schema) needs the same change in the rules, or the content lacks what they need"))
+        return False
+    return True
+
+
 def _check_game_rules(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
-    """The game's own content rules (GameSpec.check_content), each problem at its file:line:col."""
+    """The game's own content rules (GameSpec.check_content), each problem at its file:line:col; then,
+    when they hold, whether the rules build their model from the content (HK310)."""
     spec = rules_spec(game)
     check = getattr(spec, "check_content", None) if spec is not None else None
     if check is None:
+        if spec is not None:
+            _rules_read_content(game, spec, out)
         return
     where: dict[tuple[str, int], tuple[Path, LoadedYaml, int]] = {}
     for kind, files in docs.items():
@@ -418,4 +446,6 @@ def _check_game_rules(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]]
             pos = doc.pos(("items", i) + tuple(p.path))
             name, line, col = display(f), pos.line, pos.col
         out.diagnostics.append(error("HK309", str(p.message), name, line, col, str(getattr(p, "hint", "") or "")))
+    if not problems:  # the game's own checks, more precise, come first
+        _rules_read_content(game, spec, out)
     out.diagnostics.sort(key=Diagnostic.sort_key)

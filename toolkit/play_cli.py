@@ -43,7 +43,10 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     try:  # the rules may refuse content the schemas accept: say so here, not in a worker
         spec.build_model(loaded.data)
     except (ValueError, KeyError, TypeError, LookupError) as exc:
-        typer.echo(f"{name}: the rules {rules_label(loaded.game.rules)} refuse this content: {exc}", err=True)
+        typer.echo(f"{name}: the rules {rules_label(loaded.game.rules)} refuse this content: "
+                   f"{type(exc).__name__}: {exc}", err=True)
+        for line in _rules_frames(exc):
+            typer.echo(line, err=True)
         typer.echo("run `hordekit validate` for the places to fix", err=True)
         raise typer.Exit(1)
     return loaded, spec
@@ -64,25 +67,10 @@ def _scenarios_of(game: Path) -> Path:
 
 
 def _rules_frames(exc: BaseException) -> list[str]:
-    """Where in the game's own rules code an exception passed, innermost last, as `file:line: in
-    function` and the line of code: what a designer replaying a failed game looks for. Frames of
-    hordekit's own machinery (the toolkit, the engine core, Python's library) are left out."""
-    import sysconfig
-    import traceback
+    """The lines of the game's own rules code an exception passed through, innermost last."""
+    from toolkit.rules import rules_frames
 
-    import engine.core
-    import toolkit
-    from toolkit.paths import display
-
-    own = [Path(toolkit.__file__).resolve().parent, Path(engine.core.__file__).resolve().parent,
-           Path(sysconfig.get_paths()["stdlib"]).resolve()]
-    out = []
-    for frame in traceback.extract_tb(exc.__traceback__):
-        path = Path(frame.filename)
-        if not path.is_file() or any(path.resolve().is_relative_to(d) for d in own):
-            continue
-        out.append(f"  {display(path)}:{frame.lineno}: in {frame.name}" + (f": {frame.line}" if frame.line else ""))
-    return out[-8:]
+    return [f"  {f.file}:{f.line}: in {f.name}" + (f": {f.code}" if f.code else "") for f in rules_frames(exc)]
 
 
 def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
