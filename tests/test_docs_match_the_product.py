@@ -60,7 +60,7 @@ def test_annotations_name_files_from_the_repository_root_as_ci_md_says(tmp_path:
 
 def test_the_tutorials_new_component_kind_validates_after_what_schema_for_says(tmp_path: Path) -> None:
     """docs/tutorial.md, "A new component kind": items by hand, the manifest entry the page shows,
-    `schema --for`, then the `schema:` line it asks for; the game validates."""
+    `schema --for`, which writes the kind's `schema:` line into game.yaml; the game validates."""
     from conftest import run_cli
 
     page = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
@@ -77,10 +77,9 @@ def test_the_tutorials_new_component_kind_validates_after_what_schema_for_says(t
     proc = run_cli("schema", "--for", "fungus-wars", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "schemas/spores.schema.json: derived from 2 spore item(s)" in proc.stdout, proc.stdout
-    asked = re.search(r"add `(schema: [\w.-]+)` under components\.spore", proc.stdout)
-    assert asked, proc.stdout
+    assert "game.yaml: components.spore now names it (`schema: spores.schema.json`)" in proc.stdout, proc.stdout
+    assert "  spore:\n    file: spores.yaml\n    schema: spores.schema.json\n" in manifest.read_text()
     assert (game / "spores.yaml").read_text().startswith("# yaml-language-server: $schema=schemas/spores.schema.json")
-    manifest.write_text(manifest.read_text() + f"    {asked.group(1)}\n")
     proc = run_cli("validate", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert ": error " not in proc.stdout and "warning HK406" in proc.stdout

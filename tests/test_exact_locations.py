@@ -126,15 +126,17 @@ def test_text_that_overflows_an_extra_is_reported_at_its_text_box(tmp_path: Path
     assert _at(tmp_path / file, line + 1, col) == "name: summary"
 
 
-def test_an_unknown_icon_on_a_card_names_the_card_and_the_layouts_text_box(tmp_path: Path) -> None:
+def test_an_unknown_icon_on_a_card_names_the_sentence_and_the_layouts_text_box(tmp_path: Path) -> None:
     game = _game(tmp_path, "--from", "hordes-and-heroes")
     _edit(game / "templates" / "text.yaml", 'shield: ":shield:', 'shield: ":shieldx:')
     found = _positions("HK402", cwd=tmp_path, severity="warning")
-    squire = ("content/demo/heroes.yaml", _line_of(game / "heroes.yaml", "- id: squire"), 9)
-    assert squire in found, found
+    text_yaml = game / "templates" / "text.yaml"
+    line = _line_of(text_yaml, ":shieldx:")
+    sentence = ("content/demo/templates/text.yaml", line, text_yaml.read_text().splitlines()[line - 1].index(":shieldx:") + 1)
+    assert sentence in found, found
     out = run_cli("validate", "--format", "json", cwd=tmp_path).stdout
-    [d] = [d for d in json.loads(out) if (d["code"], d["file"], d["line"]) == ("HK402", *squire[:2])]
-    place = re.search(r"its text box is at (\S+):(\d+):(\d+)\)$", d["message"])
+    [d] = [d for d in json.loads(out) if (d["code"], d["file"], d["line"]) == ("HK402", *sentence[:2])]
+    place = re.search(r"its text box is at (\S+):(\d+):(\d+)\)", d["message"])
     assert place, d["message"]
     assert _at(tmp_path / place[1], int(place[2]), int(place[3])).startswith("{type: text, name: ability,")
 

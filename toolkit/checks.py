@@ -39,6 +39,22 @@ def check_game(game_dir: Path) -> LoadedGame:
             continue
         out.diagnostics.append(error("HK017", message, manifest_name, pos.line, pos.col,
                                      "keep the game's files inside its folder (symbolic links included)"))
+    schemas_named = game.manifest.data.get("schemas", "hordekit") if isinstance(game.manifest.data, dict) else None
+    schemas_missing = bool(schemas_named) and schemas_named != "hordekit" and ("schemas",) not in game.path_problems \
+        and not game.schemas_dir.is_dir()
+    if schemas_missing:
+        pos = game.manifest.pos(("schemas",))
+        out.diagnostics.append(error(
+            "HK013", f"schemas folder {schemas_named} not found: {display(game.schemas_dir)}", manifest_name,
+            pos.line, pos.col, _with_guess("the folder of the kinds' schemas, relative to game.yaml; 'hordekit' "
+                                           "for hordekit's own", game.schemas_dir)))
+    named = game.manifest.data.get("templates") if isinstance(game.manifest.data, dict) else None
+    if named and ("templates",) not in game.path_problems and not game.templates_dir.is_dir():
+        pos = game.manifest.pos(("templates",))
+        out.diagnostics.append(error(
+            "HK014", f"templates folder {named} not found: {display(game.templates_dir)}", manifest_name,
+            pos.line, pos.col, _with_guess("the folder of layouts.yaml and text.yaml, relative to game.yaml",
+                                           game.templates_dir)))
 
     docs: dict[str, list[tuple[Path, LoadedYaml]]] = {}
     for kind in game.kinds.values():
@@ -64,7 +80,8 @@ def check_game(game_dir: Path) -> LoadedGame:
     unloaded = {k for k, files in docs.items() if not files or any(doc.data is None for _, doc in files)}
     checkers: list[SchemaChecker] = []
     for kind in game.kinds.values():
-        if ("components", kind.name, "schema") in game.path_problems or ("schemas",) in game.path_problems:
+        if ("components", kind.name, "schema") in game.path_problems or ("schemas",) in game.path_problems \
+                or schemas_missing:
             continue
         if not kind.schema.is_file():
             pos = game.manifest.pos(("components", kind.name, "schema"))
@@ -293,9 +310,9 @@ def rules_spec_or_reason(game: Game) -> tuple[Any | None, str]:
 
 def _rules_name(game: Game) -> str:
     """The rules as the designer reads them: a rules file by its path from here, else its name."""
-    from toolkit.rules import is_rules_file
+    from toolkit.rules import rules_label
 
-    return display(Path(str(game.rules))) if is_rules_file(str(game.rules)) else str(game.rules)
+    return rules_label(str(game.rules))
 
 
 def _rules_hint(game: Game, reason: str) -> str:
@@ -360,7 +377,7 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                 pos = doc.pos(path + ("kind",))
                 if implemented is not None and kind not in implemented:
                     out.diagnostics.append(error(
-                        "HK302", f"effect kind '{kind}' is not implemented by the rules {game.rules}", display(f),
+                        "HK302", f"effect kind '{kind}' is not implemented by the rules {_rules_name(game)}", display(f),
                         pos.line, pos.col, did_you_mean(kind, sorted(implemented)) or
                         "add a handler to the game's effect registry, or use an implemented kind"))
                 if templates is not None and kind not in templates:
@@ -369,11 +386,39 @@ def _check_effects(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], o
                         display(f), pos.line, pos.col, "every effect needs a printed sentence"))
 
 
+def _rules_read_content(game: Game, spec: Any, out: LoadedGame) -> bool:
+    """Whether the rules build their model from the content, as every smoke game and scenario
+    will; if not (a field renamed in the content and not in the rules), error HK310 at the line of
+    the rules that failed, so `validate` says what `smoke` would."""
+    from toolkit.rules import rules_frames
+
+    try:
+        spec.build_model(out.data)
+    except Exception as exc:  # noqa: BLE001 - the designer's own rules code
+        frames = rules_frames(exc)
+        if frames:
+            named = [f.name for f in frames if not f.name.startswith("<")]  # not <dictcomp>, <lambda>
+            file, line, col = frames[-1].file, frames[-1].line, frames[-1].col
+            where = f" (in {named[-1]})" if named else ""
+        else:
+            pos = game.manifest.pos(("rules",))
+            file, line, col, where = display(game.manifest_file), pos.line, pos.col, ""
+        out.diagnostics.append(error(
+            "HK310", f"the rules cannot read this content: {type(exc).__name__}: {exc}{where}", file, line, col,
+            "the rules read the content by the names of its kinds and fields: a name changed in the content "
+            "(or its schema) needs the same change in the rules, or the content lacks what they need"))
+        return False
+    return True
+
+
 def _check_game_rules(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out: LoadedGame) -> None:
-    """The game's own content rules (GameSpec.check_content), each problem at its file:line:col."""
+    """The game's own content rules (GameSpec.check_content), each problem at its file:line:col; then,
+    when they hold, whether the rules build their model from the content (HK310)."""
     spec = rules_spec(game)
     check = getattr(spec, "check_content", None) if spec is not None else None
     if check is None:
+        if spec is not None:
+            _rules_read_content(game, spec, out)
         return
     where: dict[tuple[str, int], tuple[Path, LoadedYaml, int]] = {}
     for kind, files in docs.items():
@@ -401,4 +446,6 @@ def _check_game_rules(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]]
             pos = doc.pos(("items", i) + tuple(p.path))
             name, line, col = display(f), pos.line, pos.col
         out.diagnostics.append(error("HK309", str(p.message), name, line, col, str(getattr(p, "hint", "") or "")))
+    if not problems:  # the game's own checks, more precise, come first
+        _rules_read_content(game, spec, out)
     out.diagnostics.sort(key=Diagnostic.sort_key)

@@ -249,7 +249,7 @@ def build(
     players: Annotated[Optional[str], typer.Option(metavar="N|A..B|A,B", help="Player counts for the smoke games. Default: all each game supports.")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes for the smoke games (0: all cores).")] = 0,
     strict: Annotated[bool, typer.Option("--strict", help="Treat validation warnings as errors.")] = False,
-    paper: Annotated[Paper, typer.Option("--paper", help="Paper for the PDFs.")] = Paper.a4,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper for the PDFs (A4 or US letter).", case_sensitive=False)] = Paper.a4,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, metavar="MM", help="Bleed around every printed piece, in mm.")] = 3.0,
     skip: Annotated[Optional[list[Stage]], typer.Option("--skip", help="Leave out a stage on purpose (repeat the option); a skipped stage is not a failure.")] = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", "-d", metavar="FOLDER", help="Where results go, one folder per game. Default: out.")] = None,

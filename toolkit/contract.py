@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from toolkit.diagnostics import Diagnostic, did_you_mean, error, warning
 from toolkit.games import Game
 from toolkit.paths import display
+from toolkit.rules import rules_label
 
 
 def check_declaration(game: Game, spec: Any, templates: dict[str, str] | None) -> list[Diagnostic]:
@@ -26,7 +27,7 @@ def check_declaration(game: Game, spec: Any, templates: dict[str, str] | None) -
         bad = [n for n in (lo, hi) if not spec.min_players <= n <= spec.max_players]
         pos = game.manifest.pos(("players",), key=True)
         make = error if bad else warning
-        out.append(make("HK304", f"players {lo}-{hi} in the manifest, but the rules {game.rules} play "
+        out.append(make("HK304", f"players {lo}-{hi} in the manifest, but the rules {rules_label(str(game.rules))} play "
                         f"{spec.min_players}-{spec.max_players}", manifest, pos.line, pos.col,
                         "make the manifest's player range agree with the rules' declaration"))
     declared = dict(getattr(spec, "kinds", {}) or {})
@@ -34,7 +35,7 @@ def check_declaration(game: Game, spec: Any, templates: dict[str, str] | None) -
         for kind, required in sorted(declared.items()):
             if required and kind not in game.kinds:
                 pos = game.manifest.pos(("components",), key=True)
-                out.append(error("HK305", f"the rules {game.rules} need component kind '{kind}', which the manifest "
+                out.append(error("HK305", f"the rules {rules_label(str(game.rules))} need component kind '{kind}', which the manifest "
                                  "does not list", manifest, pos.line, pos.col,
                                  did_you_mean(kind, sorted(game.kinds)) or f"add '{kind}' under components"))
         for name, kind in game.kinds.items():
@@ -52,7 +53,7 @@ def check_declaration(game: Game, spec: Any, templates: dict[str, str] | None) -
                              "every effect the engine plays needs its printed sentence"))
     for path, kind, line, col in schema_effect_kinds(game):
         if kind not in effects:
-            out.append(error("HK308", f"the schema allows effect kind '{kind}', which the rules {game.rules} do not know",
+            out.append(error("HK308", f"the schema allows effect kind '{kind}', which the rules {rules_label(str(game.rules))} do not know",
                              display(path), line, col,
                              did_you_mean(kind, sorted(effects)) or "implement it in the rules or drop it from the schema"))
     return out

@@ -33,20 +33,44 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     if not loaded.game.rules:
         typer.echo(f"{name}: the manifest names no rules module, so the game cannot be played", err=True)
         raise typer.Exit(1)
-    from toolkit.rules import load_rules
+    from toolkit.rules import load_rules, rules_label
 
     try:
         spec = load_rules(loaded.game.rules)
     except (ImportError, LookupError) as exc:
-        typer.echo(f"{name}: rules module {loaded.game.rules} is not available ({exc})", err=True)
+        typer.echo(f"{name}: rules module {rules_label(loaded.game.rules)} is not available ({exc})", err=True)
         raise typer.Exit(1)
     try:  # the rules may refuse content the schemas accept: say so here, not in a worker
         spec.build_model(loaded.data)
     except (ValueError, KeyError, TypeError, LookupError) as exc:
-        typer.echo(f"{name}: the rules {loaded.game.rules} refuse this content: {exc}", err=True)
+        typer.echo(f"{name}: the rules {rules_label(loaded.game.rules)} refuse this content: "
+                   f"{type(exc).__name__}: {exc}", err=True)
+        for line in _rules_frames(exc):
+            typer.echo(line, err=True)
         typer.echo("run `hordekit validate` for the places to fix", err=True)
         raise typer.Exit(1)
     return loaded, spec
+
+
+def _scenarios_of(game: Path) -> Path:
+    """A game's scenarios folder: its own `scenarios/`, or for a game hordekit ships, the one
+    hordekit keeps for it; a usage error when it has none."""
+    from toolkit.paths import data_dir, display
+
+    own = game / "scenarios"
+    if own.is_dir():
+        return own
+    if game.resolve().parent == data_dir("content").resolve() and (data_dir("scenarios") / game.name).is_dir():
+        return data_dir("scenarios") / game.name
+    usage_error(f"{display(game) if str(game) != '.' else 'the game here'} has no scenarios folder "
+                f"({display(own)}); docs/scenarios.md shows how to write one")
+
+
+def _rules_frames(exc: BaseException) -> list[str]:
+    """The lines of the game's own rules code an exception passed through, innermost last."""
+    from toolkit.rules import rules_frames
+
+    return [f"  {f.file}:{f.line}: in {f.name}" + (f": {f.code}" if f.code else "") for f in rules_frames(exc)]
 
 
 def parse_players(text: str, lo: int, hi: int) -> tuple[int, ...]:
@@ -509,6 +533,8 @@ def replay(
             raise typer.Exit(1)
         except Exception as exc:  # the rules failed: exactly what a failure log is for
             typer.echo(f"the logged game fails again at action {i} of {len(actions)}: {type(exc).__name__}: {exc}")
+            for line in _rules_frames(exc):
+                typer.echo(line)
             raise typer.Exit(1)
     typer.echo(f"replayed {len(actions)} actions of {spec.id} ({players} players)")
     if check:
@@ -533,7 +559,10 @@ def replay(
 
 
 def scenario(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Scenario files (YAML), or folders of them.")],
+    files: Annotated[Optional[list[Path]], typer.Argument(
+        metavar="[FILE-OR-GAME]...",
+        help="Scenario files (YAML), folders of them, or games (a game id or folder: its scenarios). "
+             "Default: the scenarios of the game here or the only game under ./content.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: PASS/FAIL lines; json: one record per scenario; github: the lines plus an annotation per failure.")] = OutputFormat.text,
 ) -> None:
     """Run executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
@@ -545,8 +574,14 @@ def scenario(
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
+    from toolkit.cliutil import game_folder
+
     paths: list[Path] = []
-    for f in files:
+    for f in files or [_scenarios_of(game_folder(None))]:
+        if f.is_dir() and (f / "game.yaml").is_file():
+            f = _scenarios_of(f)
+        elif not f.exists() and find_game(str(f))[0] is not None:
+            f = _scenarios_of(game_folder(str(f)))
         if f.is_dir():
             paths.extend(sorted(f.glob("*.yaml")))
         elif f.is_file():

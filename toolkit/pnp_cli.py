@@ -83,7 +83,7 @@ def _offset(text: str | None) -> tuple[float, float]:
 
 def pnp(
     game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
-    paper: Annotated[Paper, typer.Option("--paper", help="Paper size.")] = Paper.a4,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size (A4 or US letter).", case_sensitive=False)] = Paper.a4,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PDF to write. Default: out/<game>/print-and-play.pdf")] = None,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Print only these component ids (repeat, or separate with commas).")] = None,
     backs: Annotated[Backs, typer.Option("--backs", help="duplex-long / duplex-short: a back sheet after each front sheet, mirrored for that flip; separate: all back sheets at the end; none: no backs.")] = Backs.duplex_long,

@@ -22,6 +22,7 @@ import importlib.util
 import os
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -31,6 +32,51 @@ RULES_FILE_SUFFIX = ".py"
 def is_rules_file(name: str) -> bool:
     """Whether a manifest's `rules` value names a Python file rather than a module."""
     return name.endswith(RULES_FILE_SUFFIX)
+
+
+def rules_label(name: str) -> str:
+    """A manifest's `rules` as a designer reads it: a rules file by its path from the working
+    folder (the manifest holds it resolved, absolute), a module by its name."""
+    if is_rules_file(name):
+        from toolkit.paths import display
+
+        return display(Path(name))
+    return name
+
+
+@dataclass(frozen=True)
+class RulesFrame:
+    """One line of a game's own rules code that an exception passed through."""
+
+    file: str  # as the designer reads it (toolkit.paths.display)
+    line: int
+    name: str  # the function
+    code: str  # the line of code, stripped
+    col: int = 1  # of the expression that failed, where Python says
+
+
+def rules_frames(exc: BaseException, most: int = 8) -> list[RulesFrame]:
+    """Where in the game's own rules code ``exc`` passed, innermost last (at most ``most``):
+    hordekit's own machinery (the toolkit, the engine core) and Python's library are left out, so
+    what remains is the rules file (or installed rules module) a designer can fix."""
+    import sysconfig
+    import traceback
+
+    import engine.core
+    import toolkit
+    from toolkit.paths import display
+
+    own = [Path(toolkit.__file__).resolve().parent, Path(engine.core.__file__).resolve().parent,
+           Path(sysconfig.get_paths()["stdlib"]).resolve()]
+    out = []
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = Path(frame.filename)
+        if not path.is_file() or any(path.resolve().is_relative_to(d) for d in own):
+            continue
+        col = getattr(frame, "colno", None)
+        out.append(RulesFrame(display(path), frame.lineno or 1, frame.name, (frame.line or "").strip(),
+                              col + 1 if isinstance(col, int) else 1))
+    return out[-most:]
 
 
 def load_rules(name: str) -> Any:

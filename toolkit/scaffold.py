@@ -213,5 +213,6 @@ def _write_readme(folder: Path, gid: str, title: str, source: str) -> None:
     text = Environment(undefined=StrictUndefined, keep_trailing_newline=True).from_string(template).render(
         id=gid, title=title, source=source, minimal=source == MINIMAL,
         has_rules_file=(folder / "rules.py").is_file(),
-        has_scenarios=(folder / "scenarios").is_dir())
+        has_scenarios=(folder / "scenarios").is_dir(),
+        has_icons=(folder / "templates" / "icons.yaml").is_file())
     (folder / "README.md").write_text(text, encoding="utf-8")

@@ -39,6 +39,12 @@ def infer_schema(kind: str, items: list[dict[str, Any]]) -> dict[str, Any]:
         builder.add_object(item)
     item_schema = builder.to_schema()
     _tighten(item_schema, items)
+    # 'quantity' is optional in every game (default 1): an item added later without it is fine
+    if "required" in item_schema:
+        item_schema["required"] = [f for f in item_schema["required"] if f != "quantity"]
+    quantity = item_schema.get("properties", {}).get("quantity")
+    if isinstance(quantity, dict) and quantity.get("type") == "integer":
+        quantity.update(default=1, description="Copies of this piece (1 when left out).")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{kind} components",
@@ -117,7 +123,10 @@ def write_game_schemas(game_dir: Path, kinds: list[str] | None = None, force: bo
             continue
         write_text(target, json.dumps(infer_schema(kind.name, items), indent=2, ensure_ascii=False) + "\n")
         lines.append(f"{display(target)}: derived from {len(items)} {kind.name} item(s)")
-        if not named:
+        if not named and not out_dir and _add_schema_line(game, kind.name, target.name):
+            lines.append(f"{display(game.manifest_file)}: components.{kind.name} now names it "
+                         f"(`schema: {target.name}`)")
+        elif not named:
             lines.append(f"{display(game.manifest_file)}: add `schema: {target.name}` under components.{kind.name} "
                          "(it names no schema yet)")
         for f in kind.files:
@@ -133,6 +142,25 @@ def _items(data: Any) -> list[dict[str, Any]]:
 
 def _inside(path: Path, folder: Path) -> bool:
     return path.resolve().is_relative_to(folder.resolve())
+
+
+def _add_schema_line(game: Any, kind: str, name: str) -> bool:
+    """Write ``schema: NAME`` into the manifest under the kind's ``file:`` line, at its indentation,
+    when that entry is written one key to a line; True when written (comments and all else kept)."""
+    from toolkit.atomic import write_text
+
+    key = game.manifest.pos(("components", kind, "file"), key=True)
+    value = game.manifest.pos(("components", kind, "file"))
+    if ("components", kind, "file") not in game.manifest.keys or key.line != value.line:
+        return False
+    text = game.manifest_file.read_text(encoding="utf-8")
+    rows = text.split("\n")
+    row = rows[key.line - 1] if 0 < key.line <= len(rows) else ""
+    if row[:key.col - 1].strip() or not row[key.col - 1:].startswith("file:"):
+        return False  # a flow mapping ({file: x, ...}) or a '- ' list item: the designer adds it
+    rows.insert(key.line, " " * (key.col - 1) + f"schema: {name}")
+    write_text(game.manifest_file, "\n".join(rows))
+    return True
 
 
 def _add_modeline(component: Path, schema: Path) -> bool:

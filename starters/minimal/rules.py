@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.core.api import CHANCE, Decision, GameResult, GameSpec
+from engine.core.scenario import SetupError
 
 GOAL = 10
 HAND = 2
@@ -155,16 +156,38 @@ def new_state(model: dict[str, Any], players: int, options: dict) -> PathRace:
                     pending=[seat for seat in range(players) for _ in range(HAND)])
 
 
+SETUP_KEYS = ("hands", "positions", "current")
+
+
 def scenario_state(model: dict[str, Any], players: int, setup: dict) -> PathRace:
-    """A game from a scenario's `setup`: `hands`, `positions`, `current`; the rest is the pile."""
-    hands = [list(h) for h in setup.get("hands", [[] for _ in range(players)])]
+    """A game from a scenario's `setup`: `hands`, `positions`, `current`; the rest is the pile.
+
+    A setup it cannot lay out raises SetupError with the keys that lead to the fault, so
+    `hordekit scenario` reports it at that line and column of the scenario file."""
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise SetupError(f"no setup key '{key}' (this game knows {', '.join(SETUP_KEYS)})", (key,))
+    hands = setup.get("hands", [[] for _ in range(players)])
+    if not isinstance(hands, list) or len(hands) != players or not all(isinstance(h, list) for h in hands):
+        raise SetupError(f"hands must be a list of {players} lists of card ids, one per seat", ("hands",))
     pile = list(model["deck"])
-    for hand in hands:
-        for card in hand:
+    for seat, hand in enumerate(hands):
+        for i, card in enumerate(hand):
+            if card not in model["cards"]:
+                known = ", ".join(sorted(model["cards"]))
+                raise SetupError(f"no card '{card}' in this game (its cards: {known})", ("hands", seat, i))
+            if card not in pile:
+                raise SetupError(f"no copy of '{card}' left in the deck for this hand", ("hands", seat, i))
             pile.remove(card)
-    positions = list(setup.get("positions", [0] * players))
-    return PathRace(model, players, pile=pile, hands=hands, positions=positions,
-                    current=int(setup.get("current", 0)))
+    positions = setup.get("positions", [0] * players)
+    if (not isinstance(positions, list) or len(positions) != players
+            or not all(isinstance(p, int) and p >= 0 for p in positions)):
+        raise SetupError(f"positions must be {players} whole numbers from 0, one per seat", ("positions",))
+    current = setup.get("current", 0)
+    if not isinstance(current, int) or not 0 <= current < players:
+        raise SetupError(f"current must be a seat from 0 to {players - 1}", ("current",))
+    return PathRace(model, players, pile=pile, hands=[list(h) for h in hands], positions=list(positions),
+                    current=current)
 
 
 def probe(state: PathRace) -> dict[str, Any]:

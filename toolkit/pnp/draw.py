@@ -209,24 +209,66 @@ def _check_icons(text: str, box: Box, key: str, env: DrawEnv, target: Target) ->
         if name in env.icons:
             env.used_icons.setdefault(name, target)
             continue
-        file, line, col = _icon_written(box.where.get(key), name, key, target)
+        file, line, col = _icon_written(box.where.get(key), name, key, target, env)
         layout = f" (its {box.type} box is at {box.place()})" if box.file and file != box.file else ""
+        from toolkit.diagnostics import did_you_mean
+
+        guess = did_you_mean(name, env.icons.names)
+        known = f"icons of this game: {', '.join(env.icons.names)}" if env.icons.names else "this game has no icons yet"
+        hint = (f"{guess} ({known})" if guess else
+                f"{known}; declare it in {env.icons.file} (docs/pnp.md, \"Icons and dice\")")
         env.collector.add(warning(
-            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?'){layout}", file, line, col,
-            f"icons of this game: {', '.join(env.icons.names) or 'none'} (templates/<game>/icons.yaml)"))
+            "HK402", f"{target.label}: unknown icon ':{name}:' (drawn as '?'){layout}", file, line, col, hint))
 
 
-def _icon_written(where: Where | None, name: str, key: str, target: Target) -> tuple[str, int, int]:
-    """Where an unknown icon is written. When the layout itself is what is drawn (a board, a back, an
-    extra): the name in the layout's value (as ``:name:`` in a text), else the value that makes it.
-    A component's face is reported at the component, the way its other problems are."""
-    if where is None or where.file != target.file:
-        return target.file, target.line, target.col
+def _icon_written(where: Where | None, name: str, key: str, target: Target,
+                  env: DrawEnv | None = None) -> tuple[str, int, int]:
+    """Where an unknown icon is written, so the message leads to the word to fix. When the layout
+    itself is what is drawn (a board, a back, an extra): the name in the layout's value (as
+    ``:name:`` in a text), else the value that makes it. On a component's face: the ``:name:`` in
+    one of the component's own fields (its flavour text), else in the layout's template, else in the
+    sentence text.yaml prints for one of its effects; else the component, as its other problems."""
     word = re.escape(name)
-    found = where.find(re.compile(rf":{word}:" if key == "text" else rf"(?<![\w-]){word}(?![\w-])"))
-    if found is not None:
-        return where.file, found[0], found[1]
-    return where.file, where.line, where.col
+    pattern = re.compile(rf":{word}:" if key == "text" else rf"(?<![\w-]){word}(?![\w-])")
+    if where is not None and where.file == target.file:
+        found = where.find(pattern)
+        if found is not None:
+            return where.file, found[0], found[1]
+        return where.file, where.line, where.col
+    literal = where is not None and where.source is not None and "{" not in where.source[2]
+    if literal and where is not None:  # the layout names the icon itself (icon: shel)
+        found = where.find(pattern)
+        if found is not None:
+            return where.file, found[0], found[1]
+    found_here = _in_component(target, pattern)
+    if found_here is not None:
+        return found_here
+    effects = [w for _, w in env.templates.effects.values()] if env is not None and key == "text" else []
+    for place in ([where] if where is not None else []) + effects:
+        found = place.find(pattern)
+        if found is not None:
+            return place.file, found[0], found[1]
+    return target.file, target.line, target.col
+
+
+def _in_component(target: Target, pattern: re.Pattern[str]) -> tuple[str, int, int] | None:
+    """The line and column of ``pattern`` in the component's own lines of its file, if there."""
+    try:
+        lines = Path(target.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    first = lines[target.line - 1] if 0 < target.line <= len(lines) else ""
+    indent = len(first) - len(first.lstrip())
+    for n in range(target.line - 1, len(lines)):
+        text = lines[n]
+        if n > target.line - 1 and text.lstrip().startswith("- ") and len(text) - len(text.lstrip()) <= indent:
+            break  # the next item
+        if text.lstrip().startswith("#"):
+            continue
+        m = pattern.search(text)
+        if m is not None:
+            return target.file, n + 1, m.start() + 1
+    return None
 
 
 def _text(c: Any, box: Box, x: float, y: float, w: float, h: float, ctx: dict[str, Any], env: DrawEnv,

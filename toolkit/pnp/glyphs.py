@@ -273,7 +273,7 @@ def read_icons(templates_dir: Path, render: Render | None = None) -> tuple[IconS
 
     path = templates_dir / ICON_FILE
     if not path.is_file():
-        return IconSet(), []
+        return IconSet(file=display(path)), []  # named so a message can say where to declare one
     doc, diags = read_yaml(path)
     if diags:
         return IconSet(), diags

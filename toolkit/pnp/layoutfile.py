@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from toolkit.diagnostics import Diagnostic, Severity, error, warning
+from toolkit.diagnostics import Diagnostic, Severity, did_you_mean, error, warning
 from toolkit.paths import display
 from toolkit.pnp.safezone import CUTS, MAX_SAFE_MARGIN, READABLE_TYPES, Element, check_design, cut_of, safe_margin
 from toolkit.pnp.templating import Where
@@ -23,6 +23,10 @@ from toolkit.pnp.units import ColourError, colour
 
 LAYOUT_FILE = "layouts.yaml"
 
+ALIGNMENTS = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom")}
+#: the words people write for them: centre is center across, middle down
+ALIGNMENT_WORDS = {"align": {"centre": "center", "middle": "center", "centered": "center", "centred": "center"},
+                   "valign": {"center": "middle", "centre": "middle", "centered": "middle", "centred": "middle"}}
 BOX_KEYS: dict[str, set[str]] = {
     "rect": {"fill", "stroke", "stroke-width", "radius", "bleed"},
     "ellipse": {"fill", "stroke", "stroke-width", "bleed"},
@@ -214,8 +218,17 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
             return None
         for key in raw:
             if key not in COMMON_KEYS and key not in BOX_KEYS[kind]:
+                takes = sorted(COMMON_KEYS | BOX_KEYS[kind])
+                guess = did_you_mean(str(key), takes)
                 bad(p + (key,), f"'{key}' is not a property of a {kind} box",
-                    f"{kind} boxes take: {', '.join(sorted(COMMON_KEYS | BOX_KEYS[kind]))}")
+                    f"{guess + ' (' if guess else ''}{kind} boxes take: {', '.join(takes)}{')' if guess else ''}")
+        for key, choices in ALIGNMENTS.items():
+            v = raw.get(key)
+            if key in BOX_KEYS[kind] and v is not None and not (isinstance(v, str) and "{" in v) and v not in choices:
+                alias = ALIGNMENT_WORDS[key].get(str(v).lower())
+                guess = f"did you mean `{alias}`?" if alias else did_you_mean(str(v), choices)
+                bad(p + (key,), f"{key} '{v}' is not one of: {', '.join(choices)}",
+                    guess)
         geo = []
         for key in ("x", "y", "w", "h"):
             v = raw.get(key, 0)
@@ -240,7 +253,9 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
         if kind == "hex" and raw.get("orientation", "pointy") not in ("pointy", "flat"):
             bad(p + ("orientation",), "orientation must be pointy or flat")
         if "font" in raw and raw["font"] not in FONTS:
-            bad(p + ("font",), f"unknown font '{raw['font']}'", f"one of: {', '.join(sorted(FONTS))}")
+            guess = did_you_mean(str(raw["font"]), sorted(FONTS))
+            bad(p + ("font",), f"unknown font '{raw['font']}'",
+                f"{guess} (one of: {', '.join(sorted(FONTS))})" if guess else f"one of: {', '.join(sorted(FONTS))}")
         for key in LIMITS:
             why = out_of_range(key, raw[key]) if key in raw else None
             if why:
@@ -401,7 +416,11 @@ def read_layouts(templates_dir: Path) -> tuple[Layouts | None, list[Diagnostic]]
     for design in list(sections["kinds"].values()) + list(sections["extras"].values()):
         if design.back and design.back != "front" and design.back not in sections["backs"]:
             section = "kinds" if design.name in sections["kinds"] else "extras"
-            bad((section, design.name, "back"), f"back design '{design.back}' is not defined under 'backs'")
+            backs = sorted(sections["backs"])
+            bad((section, design.name, "back"), f"back design '{design.back}' is not defined under 'backs'",
+                did_you_mean(design.back, backs) or (f"the backs defined: {', '.join(backs)}; or 'front' for a "
+                                                     "double-sided piece" if backs else
+                                                     "add it under 'backs' (docs/pnp.md), or leave 'back' out"))
             design.back = None
 
     problems += _safe_zone(sections, name)
@@ -488,10 +507,23 @@ def effect_templates(templates_dir: Path) -> tuple[dict[str, tuple[str, Where]],
     if not isinstance(doc.data, dict):
         return {}, [error("HK403", "text.yaml must map each effect kind to its sentence", display(path), 1, 1)]
     name = display(path)
-    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    text = path.read_text(encoding="utf-8-sig")
+    lines = text.splitlines()
+    offsets = list(itertools.accumulate((len(row) + 1 for row in text.split("\n")), initial=0))
+    starts = sorted((doc.pos((k,), key=True).line, doc.pos((k,), key=True).col) for k in doc.data)
+
+    def written(line: int, col: int) -> tuple[int, int, str]:
+        """The value as written, up to the next key: a word in it (an icon) can be pointed at."""
+        i = bisect.bisect_right(starts, (line, col))
+        at = min(offsets[min(line, len(offsets)) - 1] + col - 1, len(text))
+        end = len(text) if i >= len(starts) else offsets[min(starts[i][0], len(offsets)) - 1]
+        return line, col, text[at:max(at, end)]
+
     out = {}
     for k, v in doc.data.items():
         line = doc.pos((k,)).line
         col = doc.pos((k,)).col
-        out[str(k)] = (str(v), Where(name, line + 1, 1) if _is_block(lines, line) else Where(name, line, col))
+        source = written(line, col)
+        out[str(k)] = (str(v), Where(name, line + 1, 1, source) if _is_block(lines, line)
+                       else Where(name, line, col, source))
     return out, []

@@ -274,7 +274,25 @@ def _guess_name(exc: BaseException, context: dict[str, Any]) -> str:
     from toolkit.diagnostics import did_you_mean
 
     m = _UNDEFINED.match(str(exc)) if isinstance(exc, TemplateError) else None
-    return did_you_mean(m.group(1), [k for k in context if isinstance(k, str)]) if m else ""
+    if not m:
+        return ""
+    names = [k for k in context if isinstance(k, str)]
+    guess = did_you_mean(m.group(1), names)
+    if "deck" in context and "item" not in context:  # a back shared by every piece of its deck
+        return (f"a back shared by its deck sees only {', '.join(sorted(names))}"
+                f"{' (' + guess + ')' if guess else ''}; to print each piece's own fields on its back, "
+                "give the back `per-item: true`")
+    if guess:
+        return guess
+    # nothing close (a field renamed in the content, not misspelt): say what there is to read
+    item = context.get("item")
+    if isinstance(item, dict):
+        fields = [jinja_name(str(k)) for k in item]
+        what = f"{context.get('kind', 'the piece')} '{item.get('id', '?')}' has the fields"
+    else:
+        fields, what = names, "the template sees"
+    shown = ", ".join(fields[:20]) + (f" and {len(fields) - 20} more" if len(fields) > 20 else "")
+    return f"{what}: {shown}" if fields else ""
 
 
 def jinja_name(key: str) -> str:
