@@ -417,3 +417,58 @@ def test_bots_choose_which_units_regroup_the_same_whatever_the_other_side_hides(
         assert st.decision() is d and st.check_invariants() == []
     assert hidden[0] != hidden[1]
     assert decisions[0] == decisions[1] and choices[0] == choices[1]
+
+
+def _log_with_a_bad_action(tmp_path: Path, kind: str, bad: int) -> tuple[Path, int]:
+    """The golden log, written one action a line, with the first action of `kind` ('order': one
+    of player 2's face-down orders; 'draw': one of player 2's draws) after the first round
+    replaced by `bad`; returns the file and the index of that action."""
+    import json
+    log = json.loads((Path(__file__).resolve().parent / "golden" / "db-heuristic-predefined.json").read_text())
+    st = SPEC.new_state(model(), 2, dict(log["options"]))
+    for i, action in enumerate(log["actions"]):
+        d = st.decision()
+        if i > 20 and ((kind == "order" and d.player == 1 and d.secret and "order for" in d.prompt)
+                       or (kind == "draw" and d.prompt == "Player 2 draws an order card")):
+            break
+        st.apply(action)
+    else:
+        raise AssertionError(f"no {kind} of player 2 in the golden log")
+    log["actions"][i] = bad
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(log, indent=1))
+    return path, i
+
+
+@pytest.mark.parametrize("kind", ["order", "draw"])
+def test_replay_as_a_seat_refuses_an_illegal_action_of_the_other_seat_without_counting_its_options(
+        tmp_path: Path, kind: str) -> None:
+    """A log whose action is out of range for one of player 2's face-down orders (or draws): told
+    from player 1's chair, the refusal names the file, line and column of that action, and does
+    not say how many options player 2 had (the kinds of card in its hand, or in its deck). From
+    player 2's own chair the count is its own to know and is given."""
+    path, i = _log_with_a_bad_action(tmp_path, kind, 50)
+    root = Path(__file__).resolve().parent.parent
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + i   # one action a line
+    runs = {seat: subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path), "--as", seat],
+                                 capture_output=True, text=True, cwd=root) for seat in ("1", "2")}
+    for seat, run in runs.items():
+        assert run.returncode == 1, run.stdout + run.stderr
+        last = run.stdout.splitlines()[-1]
+        assert last.startswith(f"{path}:{line}:3: the log does not replay: action {i} (50) is not legal: "), last
+        assert "Traceback" not in run.stderr
+    other = runs["1"].stdout.splitlines()[-1]
+    assert "options" not in other and ("secret choice of player 2" in other or "chance step" in other), other
+    if kind == "order":
+        assert re.search(r"\(\d+ options\)$", runs["2"].stdout.splitlines()[-1])
+
+
+def test_replay_names_the_line_of_an_illegal_action(tmp_path: Path) -> None:
+    """The full replay (every seat's view) refuses the same log at the line and column of the bad action."""
+    path, i = _log_with_a_bad_action(tmp_path, "order", 50)
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + i   # one action a line
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stdout.startswith(f"{path}:{line}:3: the log does not replay: action {i} (50) is not legal: "
+                                 f"illegal action 50 for 'Player 2: order for"), run.stdout
