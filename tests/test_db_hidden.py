@@ -472,3 +472,21 @@ def test_replay_names_the_line_of_an_illegal_action(tmp_path: Path) -> None:
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stdout.startswith(f"{path}:{line}:3: the log does not replay: action {i} (50) is not legal: "
                                  f"illegal action 50 for 'Player 2: order for"), run.stdout
+
+
+@pytest.mark.parametrize("seat", [None, "1", "2"])
+def test_a_log_that_goes_on_after_the_game_ended_is_refused_from_every_chair(tmp_path: Path, seat) -> None:
+    """Actions after the last one of a finished game are illegal moves like any other: the replay,
+    told from either chair or in full, stops there with exit 1 at the line of the first extra action."""
+    import json
+    log = json.loads((Path(__file__).resolve().parent / "golden" / "db-heuristic-predefined.json").read_text())
+    end = len(log["actions"])
+    log["actions"] += [0, 0]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(log, indent=1))
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + end
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path)] + (["--as", seat] if seat else []),
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1] == (f"{path}:{line}:3: the log does not replay: action {end} (0) is not legal: "
+                                           f"the game is over: no decision to apply an action to")
