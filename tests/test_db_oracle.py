@@ -1,6 +1,7 @@
-"""Steps 4 and 5 of Dice Battles read a second time, straight from the rulebook and the readings in
-docs/games/dice-battles.md, and held against the engine at every die and every check of defeated
-units of whole games (heuristic and random bots, predefined and custom armies).
+"""Steps 3, 4 and 5 of Dice Battles read a second time, straight from the rulebook and the readings
+in docs/games/dice-battles.md, and held against the engine in whole games (heuristic and random
+bots, predefined and custom armies): which orders are activated and how many dice each rolls,
+every die's tile and marks, every check of defeated units.
 
 The reading here shares no code with the engine: the die faces and their arrows are the table of
 the battle mat written out, armour is the rulebook's three sentences, the fleeing zone a list that
@@ -134,3 +135,86 @@ def test_the_reading_itself_follows_the_faces_and_arrows_of_the_mat(face, battal
     """The second reading is checked by hand on a few battalions, so that the comparison above
     holds the engine to something."""
     assert target(battalion, face) == tile
+
+
+def step_3(st: DBState) -> tuple[list[list[bool]], list[list[int]]]:
+    """Which battalion orders are activated and how many dice each rolls, read from the rulebook
+    (v2.0 powers) with the content's cards as data: after the regroupings, before any die."""
+    from test_db_support import content
+    cards = content()["order-card"]
+    tiles = {u["id"]: u for u in content()["unit"]}
+    card_of = {c["unit"]: c for c in cards}
+    units = model().units
+    ident = [u.id for u in units]
+
+    def unit_at(p: int, b: int) -> list[str]:
+        return [ident[st.utype[uid]] for uid in st.board[p][b] if uid >= 0]
+
+    heroes_stand = [st.board[0][b][HERO] >= 0 and st.board[1][b][HERO] >= 0 for b in range(3)]
+    played = [[cards[st.orders[p][b]] if st.orders[p][b] >= 0 else None for b in range(3)] for p in (0, 1)]
+    on = [[False] * 3 for _ in (0, 1)]
+    for p in (0, 1):
+        for b in range(3):
+            c = played[p][b]
+            if c is None:
+                continue
+            hero_card = c["level"] == "hero"
+            if st.board[p][b][HERO] < 0:
+                continue                                   # defeated battalion
+            if not heroes_stand[b]:
+                on[p][b] = hero_card                       # idle battalion: hero cards only
+            else:
+                near = [b] + ([b - 1, b + 1] if hero_card else [])
+                on[p][b] = any(c["unit"] in unit_at(p, n) for n in near if 0 <= n < 3)
+    dice = [[0] * 3 for _ in (0, 1)]
+    for p in (0, 1):
+        for b in range(3):
+            c, o = played[p][b], played[1 - p][b]
+            if not (on[p][b] and heroes_stand[b]) or not c["attack"]["dice"]:
+                continue
+            opp = o if on[1 - p][b] else None
+            kinds = lambda card: [e["kind"] for e in card.get("effects", [])]   # noqa: E731
+            mine_cancelled = opp is not None and "cancel-powers" in kinds(opp)
+            theirs_cancelled = opp is not None and "cancel-powers" in kinds(c)
+            n = c["attack"]["dice"] + (1 if unit_at(p, b).count(c["unit"]) > 1 else 0)
+            for e in ([] if mine_cancelled else c.get("effects", [])):
+                if e["kind"] == "extra-dice":
+                    if ("vs-class" not in e or (opp is not None and opp["class"] in e["vs-class"])) and \
+                            unit_at(p, b).count(c["unit"]) >= e.get("min-matching", 0):
+                        n += e["amount"]
+                elif e["kind"] == "dice-per-unit":
+                    pool = unit_at(p, b) if "battalion" in e["zones"] else []
+                    pool += [ident[st.utype[u]] for u in st.reinf[p]] if "reinforcements" in e["zones"] else []
+                    pool += [ident[st.utype[u]] for u in st.fleeing[p]] if "fleeing" in e["zones"] else []
+                    n += sum(1 for u in pool if tiles[u]["folk"] in e["folk"] and u not in e.get("except-units", [])
+                             and card_of[u]["class"] not in e.get("except-class", []))
+            if opp is not None and not theirs_cancelled:
+                n -= sum(e["amount"] for e in opp.get("effects", [])
+                         if e["kind"] == "remove-dice" and c["class"] in e["classes"])
+            dice[p][b] = max(0, n)
+    return on, dice
+
+
+def test_the_engine_activates_orders_and_counts_their_dice_as_the_rulebook_reads(monkeypatch) -> None:
+    wrong: list[tuple] = []
+    seen = {"rounds": 0, "activated": 0, "discarded": 0, "dice": 0}
+    activate = DBState._activate
+
+    def checked(st: DBState) -> None:
+        want_on, want_dice = step_3(st)
+        activate(st)
+        got_on = [list(st.activated[p][:3]) for p in (0, 1)]
+        if got_on != want_on or st.dice != want_dice:
+            wrong.append((st.round, got_on, want_on, st.dice, want_dice))
+        seen["rounds"] += 1
+        seen["activated"] += sum(map(sum, want_on))
+        seen["discarded"] += sum(1 for p in (0, 1) for b in range(3) if st.orders[p][b] >= 0 and not want_on[p][b])
+        seen["dice"] += sum(map(sum, want_dice))
+
+    monkeypatch.setattr(DBState, "_activate", checked)
+    for game in range(40):
+        for bots in (["heuristic"], ["random"]):
+            rec = play_game(SPEC, model(), 2, derive_seed(4343, game), bots, {"custom_share": 0.5})
+            assert not rec.error, rec.error
+    assert wrong == [], wrong[:5]
+    assert seen["rounds"] > 1000 and seen["activated"] > 2000 and seen["discarded"] > 500, seen
