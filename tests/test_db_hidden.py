@@ -490,3 +490,32 @@ def test_a_log_that_goes_on_after_the_game_ended_is_refused_from_every_chair(tmp
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stdout.splitlines()[-1] == (f"{path}:{line}:3: the log does not replay: action {end} (0) is not legal: "
                                            f"the game is over: no decision to apply an action to")
+
+
+def test_at_every_step_a_seats_observation_and_the_prompt_it_reads_are_the_same_whatever_the_other_side_hides() -> None:
+    """Through whole games, after every kind of move (orders, reinforcements, the reveal,
+    regroupings, dice, draws): a copy whose hidden part (the other hand, deck, face-down orders and
+    secret reinforcements) was dealt again at random gives each seat the same observation (the
+    mat, zones, counts, its own cards and the log as it may read it), and the decision under way
+    the same prompt, the same player and, when it is an open choice of the other seat, the same
+    options."""
+    rng = random.Random(8)
+    compared = 0
+    kinds = set()
+    for game in range(4):
+        rec = play_game(SPEC, model(), 2, derive_seed(14, game), ["heuristic"], {"custom_share": 0.5})
+        st = SPEC.new_state(model(), 2, {"custom_share": 0.5})
+        for action in rec.actions:
+            d = st.decision()
+            kinds.add(st.dkind)
+            for seat in (0, 1):
+                twin = st.clone()
+                twin.resample(seat, rng)
+                assert twin.observation(seat) == st.observation(seat), (st.round, st.dkind, d.prompt)
+                t = twin.decision()
+                assert (t.player, t.prompt, t.secret) == (d.player, d.prompt, d.secret)
+                if d.player == 1 - seat and not d.secret:
+                    assert t.options == d.options
+                compared += 1
+            st.apply(action)
+    assert compared > 2000 and {"order", "reinforce", "roll", "draw"} <= kinds, (compared, kinds)
