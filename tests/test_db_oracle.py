@@ -1,7 +1,7 @@
 """Steps 3, 4 and 5 of Dice Battles read a second time, straight from the rulebook and the readings
 in docs/games/dice-battles.md, and held against the engine in whole games (heuristic and random
 bots, predefined and custom armies): which orders are activated and how many dice each rolls,
-every die's tile and marks, every check of defeated units.
+the regroupings, every die's tile and marks, every check of defeated units.
 
 The reading here shares no code with the engine: the die faces and their arrows are the table of
 the battle mat written out, armour is the rulebook's three sentences, the fleeing zone a list that
@@ -218,3 +218,83 @@ def test_the_engine_activates_orders_and_counts_their_dice_as_the_rulebook_reads
             assert not rec.error, rec.error
     assert wrong == [], wrong[:5]
     assert seen["rounds"] > 1000 and seen["activated"] > 2000 and seen["discarded"] > 500, seen
+
+
+def regroups_hold(st: DBState, before: dict) -> list[str]:
+    """The regroupings of step 3, read from the rulebook (v2.0), hold between the reveal (`before`)
+    and the dice: per seat, idle battalions in order and then the regrouping order; each moves,
+    to reinforcements, tiles whose pictures the card shows (one per picture), as many as the
+    zone has room for (none when it is full, or when no tile like the card stands on a
+    battalion or in reinforcements); the fleeing tiles left keep their order; nothing else moves."""
+    from test_db_support import content
+    cards = content()["order-card"]
+    ident = [u.id for u in model().units]
+    out = []
+    for p in (0, 1):
+        reinf = list(before["reinf"][p])
+        board = [list(b) for b in before["board"][p]]
+        for slot in (0, 1, 2, 3):
+            c = st.orders[p][slot]
+            if slot < 3:
+                source = before["board"][p][slot]
+                moved = [u for u in source if u >= 0 and u not in st.board[p][slot]]
+                idle = board[slot][HERO] >= 0 and before["board"][1 - p][slot][HERO] < 0
+                regroups = c >= 0 and idle and cards[c]["level"] == "hero"
+            else:
+                source = before["fleeing"][p]
+                moved = [u for u in source if u not in st.fleeing[p]]
+                regroups = c >= 0
+            if not regroups:
+                if moved:
+                    out.append(f"player {p + 1} slot {slot}: {len(moved)} tiles moved without a regrouping")
+                continue
+            card = cards[c]
+            on_mat = [ident[st.utype[u]] for bat in board for u in bat if u >= 0] + [ident[st.utype[u]] for u in reinf]
+            room = 3 - len(reinf)
+            wanted = list(card["regroups"])
+            movable = 0
+            for u in source:
+                if u >= 0 and ident[st.utype[u]] in wanted:
+                    wanted.remove(ident[st.utype[u]])
+                    movable += 1
+            k = min(room, movable) if card["unit"] in on_mat and room > 0 else 0
+            names = [ident[st.utype[u]] for u in moved]
+            left = list(card["regroups"])
+            fits = all(n in left and not left.remove(n) for n in names)
+            if len(moved) != k or not fits or any(u not in st.reinf[p] for u in moved):
+                out.append(f"player {p + 1} slot {slot}: {card['id']} moved {names}, expected {k} of {card['regroups']}")
+            reinf += moved
+            if slot < 3:
+                board[slot] = [-1 if u in moved else u for u in board[slot]]
+        kept = [u for u in before["fleeing"][p] if u in st.fleeing[p]]
+        if kept != list(st.fleeing[p]) or sorted(reinf) != sorted(st.reinf[p]):
+            out.append(f"player {p + 1}: fleeing {st.fleeing[p]} or reinforcements {st.reinf[p]} changed otherwise")
+    return out
+
+
+def test_the_engine_regroups_as_the_rulebook_reads(monkeypatch) -> None:
+    wrong: list[str] = []
+    seen = {"moved": 0, "cancelled": 0}
+    reveal, activate = DBState._reveal, DBState._activate
+    snapshots: dict[int, dict] = {}
+
+    def revealed(st: DBState) -> None:
+        reveal(st)
+        snapshots[id(st)] = {"board": [[list(b) for b in side] for side in st.board],
+                             "reinf": [list(r) for r in st.reinf], "fleeing": [list(f) for f in st.fleeing]}
+
+    def activated(st: DBState) -> None:
+        before = snapshots.pop(id(st))
+        wrong.extend(regroups_hold(st, before))
+        seen["moved"] += sum(len(st.reinf[p]) - len(before["reinf"][p]) for p in (0, 1))
+        seen["cancelled"] += sum(1 for line in st.log if "regrouping with" in line and "cancelled" in line)
+        activate(st)
+
+    monkeypatch.setattr(DBState, "_reveal", revealed)
+    monkeypatch.setattr(DBState, "_activate", activated)
+    for game in range(40):
+        for bots in (["heuristic"], ["random"]):
+            rec = play_game(SPEC, model(), 2, derive_seed(4444, game), bots, {"custom_share": 0.5})
+            assert not rec.error, rec.error
+    assert wrong == [], wrong[:5]
+    assert seen["moved"] > 300 and seen["cancelled"] > 50, seen
