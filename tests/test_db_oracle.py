@@ -1,6 +1,6 @@
-"""Steps 3, 4 and 5 of Dice Battles read a second time, straight from the rulebook and the readings
+"""Steps 1 to 5 of Dice Battles read a second time, straight from the rulebook and the readings
 in docs/games/dice-battles.md, and held against the engine in whole games (heuristic and random
-bots, predefined and custom armies): which orders are activated and how many dice each rolls,
+bots, predefined and custom armies): the orders and reinforcements offered, which orders are activated and how many dice each rolls,
 the regroupings, every die's tile and marks, every check of defeated units.
 
 The reading here shares no code with the engine: the die faces and their arrows are the table of
@@ -298,3 +298,46 @@ def test_the_engine_regroups_as_the_rulebook_reads(monkeypatch) -> None:
             assert not rec.error, rec.error
     assert wrong == [], wrong[:5]
     assert seen["moved"] > 300 and seen["cancelled"] > 50, seen
+
+
+def test_the_engine_offers_the_orders_and_reinforcements_the_rulebook_allows() -> None:
+    """Steps 1 and 2 read a second time, at every decision of whole games: an order decision offers
+    each kind of card in hand once, and "No order" exactly where a hero of that battalion has
+    fallen (the regrouping order is always optional); a reinforcement decision, asked only for a
+    battalion whose own hero stands and that has an empty space a reserve tile could take, offers
+    "No reinforcement" and each reserve unit not yet sent to each empty space its tile shows."""
+    from test_db_support import content
+    tiles = {u["id"]: u for u in content()["unit"]}
+    ident = [u.id for u in model().units]
+    spaces = ("fl", "fc", "fr", "rl", "rr")
+    counted = {"order": 0, "reinforce": 0}
+    for game in range(30):
+        for bots in (["heuristic"], ["random"]):
+            rec = play_game(SPEC, model(), 2, derive_seed(4545, game), bots, {"custom_share": 0.5})
+            st = SPEC.new_state(model(), 2, {"custom_share": 0.5})
+            for action in rec.actions:
+                d = st.decision()
+                if st.dkind == "order":
+                    p, slot = d.player, st.slot
+                    names = sorted({content()["order-card"][c]["name"] for c in st.hand[p]})
+                    optional = slot == 3 or st.board[p][slot][HERO] < 0 or st.board[1 - p][slot][HERO] < 0
+                    assert sorted(o.split(" (")[0] for o in d.options if not o.startswith("No ")) == names
+                    assert [o for o in d.options if o.startswith("No ")] == (
+                        (["No regrouping order"] if slot == 3 else ["No order"]) if optional else [])
+                    counted["order"] += 1
+                elif st.dkind == "reinforce":
+                    p, b = d.player, st.slot
+                    bat = st.board[p][b]
+                    sent = [uid for _, uid, _ in st.pend[p]]
+                    assert bat[HERO] >= 0 and any(
+                        bat[s] < 0 and spaces[s] in tiles[ident[st.utype[u]]]["positions"] for u in st.reinf[p] for s in range(5))
+                    want = {f"{tiles[ident[st.utype[u]]]['name']} to {space}" for u in st.reinf[p] if u not in sent
+                            for s, space in enumerate(spaces) if bat[s] < 0 and space in tiles[ident[st.utype[u]]]["positions"]}
+                    got = {o for o in d.options[1:]}
+                    short = {"front left": "fl", "front centre": "fc", "front right": "fr",
+                             "second row left": "rl", "second row right": "rr"}
+                    got = {o.rsplit(" to ", 1)[0] + " to " + short.get(o.rsplit(" to ", 1)[1], "?") for o in got}
+                    assert d.options[0] == "No reinforcement" and got == want, (d.options, want)
+                    counted["reinforce"] += 1
+                st.apply(action)
+    assert counted["order"] > 5000 and counted["reinforce"] > 500, counted
