@@ -1,7 +1,8 @@
 """Steps 1 to 5 of Dice Battles read a second time, straight from the rulebook and the readings
 in docs/games/dice-battles.md, and held against the engine in whole games (heuristic and random
-bots, predefined and custom armies): the orders and reinforcements offered, which orders are activated and how many dice each rolls,
-the regroupings, every die's tile and marks, every check of defeated units.
+bots, predefined and custom armies): the orders and reinforcements offered, which orders are
+activated and how many dice each rolls, the regroupings, every die's tile and marks, every check
+of defeated units.
 
 The reading here shares no code with the engine: the die faces and their arrows are the table of
 the battle mat written out, armour is the rulebook's three sentences, the fleeing zone a list that
