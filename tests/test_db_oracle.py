@@ -41,7 +41,8 @@ def marks_after_a_die(armour: str, colour: str, nth: int, blocked: bool, ignore:
     first die of any colour; once a round), then a first green die becomes poison, else a wound."""
     wounds, poison, excess = marks
     if not ignore and not blocked and (
-            (armour == "normal" and (colour, nth) in (("normal", 1), ("poisoned", 2))) or (armour == "golden" and nth == 1)):
+            (armour == "normal" and (colour, nth) in (("normal", 1), ("poisoned", 2)))
+            or (armour == "golden" and nth == 1)):
         return marks, True
     if colour == "poisoned" and not poison:
         return (wounds, 1, excess), blocked
@@ -330,10 +331,10 @@ def test_the_engine_offers_the_orders_and_reinforcements_the_rulebook_allows() -
                     p, b = d.player, st.slot
                     bat = st.board[p][b]
                     sent = [uid for _, uid, _ in st.pend[p]]
-                    assert bat[HERO] >= 0 and any(
-                        bat[s] < 0 and spaces[s] in tiles[ident[st.utype[u]]]["positions"] for u in st.reinf[p] for s in range(5))
-                    want = {f"{tiles[ident[st.utype[u]]]['name']} to {space}" for u in st.reinf[p] if u not in sent
-                            for s, space in enumerate(spaces) if bat[s] < 0 and space in tiles[ident[st.utype[u]]]["positions"]}
+                    shows = {u: tiles[ident[st.utype[u]]]["positions"] for u in st.reinf[p]}
+                    assert bat[HERO] >= 0 and any(bat[s] < 0 and spaces[s] in shows[u] for u in shows for s in range(5))
+                    want = {f"{tiles[ident[st.utype[u]]]['name']} to {space}" for u in shows if u not in sent
+                            for s, space in enumerate(spaces) if bat[s] < 0 and space in shows[u]}
                     got = {o for o in d.options[1:]}
                     short = {"front left": "fl", "front centre": "fc", "front right": "fr",
                              "second row left": "rl", "second row right": "rr"}
