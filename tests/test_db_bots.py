@@ -65,6 +65,27 @@ def test_heuristic_brings_back_the_unit_next_to_leave_when_not_all_fit(fleeing, 
     assert _choose(st) == back
 
 
+def test_heuristic_values_a_regrouping_order_by_the_units_it_will_then_choose_to_bring_back() -> None:
+    """One reinforcement space free; Wolf Riders and Spearmen flee. The Warboss order regroups
+    Spearmen, Mob and Wolf Riders in that printed order, so taking its pictures in order would
+    value it at the Spearmen; but when the regrouping asks, the heuristic brings back the Wolf
+    Riders. Valued by that choice, the Warboss order beats Howling Charge (which can bring back
+    only the Spearmen) as the regrouping order, and the Wolf Riders come back."""
+    st = scenario_state(table(p0={"reinforcements": ["goblin-mob", "goblin-mob"],
+                                  "fleeing": ["wolf-riders", "goblin-spearmen"],
+                                  "hand": ["warboss-grukk-order", "goblin-spearmen-order", "goblin-spearmen-order",
+                                           "goblin-archers-order", "cave-troll-order", "shield-goblins-order",
+                                           "goblin-mob-order"]}))
+    choose(st, "Arrow Rain", "Spear Rush", "No order")
+    assert "regrouping order" in st.decision().prompt
+    assert _choose(st).startswith("Warboss Bellows")
+    choose(st, "Warboss Bellows", "Marsh Charge", "Petrifying Gaze", "No order", "No regrouping order")
+    while st.dkind == "reinforce":
+        choose(st, "No reinforcement")
+    assert st.decision().options == ("Goblin Spearmen", "Wolf Riders")
+    assert _choose(st) == "Wolf Riders"
+
+
 def test_heuristic_brings_back_the_strongest_units_when_not_all_fit() -> None:
     """The Warboss order on an idle battalion could bring back Spearmen, Mob and Wolf Riders, with
     room for two: the heuristic keeps the Wolf Riders (silver, three morale squares) among them."""

@@ -417,3 +417,106 @@ def test_bots_choose_which_units_regroup_the_same_whatever_the_other_side_hides(
         assert st.decision() is d and st.check_invariants() == []
     assert hidden[0] != hidden[1]
     assert decisions[0] == decisions[1] and choices[0] == choices[1]
+
+
+def _log_with_a_bad_action(tmp_path: Path, kind: str, bad: int) -> tuple[Path, int]:
+    """The golden log, written one action a line, with the first action of `kind` ('order': one
+    of player 2's face-down orders; 'draw': one of player 2's draws) after the first round
+    replaced by `bad`; returns the file and the index of that action."""
+    import json
+    log = json.loads((Path(__file__).resolve().parent / "golden" / "db-heuristic-predefined.json").read_text())
+    st = SPEC.new_state(model(), 2, dict(log["options"]))
+    for i, action in enumerate(log["actions"]):
+        d = st.decision()
+        if i > 20 and ((kind == "order" and d.player == 1 and d.secret and "order for" in d.prompt)
+                       or (kind == "draw" and d.prompt == "Player 2 draws an order card")):
+            break
+        st.apply(action)
+    else:
+        raise AssertionError(f"no {kind} of player 2 in the golden log")
+    log["actions"][i] = bad
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(log, indent=1))
+    return path, i
+
+
+@pytest.mark.parametrize("kind", ["order", "draw"])
+def test_replay_as_a_seat_refuses_an_illegal_action_of_the_other_seat_without_counting_its_options(
+        tmp_path: Path, kind: str) -> None:
+    """A log whose action is out of range for one of player 2's face-down orders (or draws): told
+    from player 1's chair, the refusal names the file, line and column of that action, and does
+    not say how many options player 2 had (the kinds of card in its hand, or in its deck). From
+    player 2's own chair the count is its own to know and is given."""
+    path, i = _log_with_a_bad_action(tmp_path, kind, 50)
+    root = Path(__file__).resolve().parent.parent
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + i   # one action a line
+    runs = {seat: subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path), "--as", seat],
+                                 capture_output=True, text=True, cwd=root) for seat in ("1", "2")}
+    for seat, run in runs.items():
+        assert run.returncode == 1, run.stdout + run.stderr
+        last = run.stdout.splitlines()[-1]
+        assert last.startswith(f"{path}:{line}:3: the log does not replay: action {i} (50) is not legal: "), last
+        assert "Traceback" not in run.stderr
+    other = runs["1"].stdout.splitlines()[-1]
+    assert "options" not in other and other.endswith(
+        "(player 2's decision)" if kind == "order" else "'Player 2 draws an order card' (a chance event)"), other
+    if kind == "order":
+        assert re.search(r"\(\d+ options\)$", runs["2"].stdout.splitlines()[-1])
+
+
+def test_replay_names_the_line_of_an_illegal_action(tmp_path: Path) -> None:
+    """The full replay (every seat's view) refuses the same log at the line and column of the bad action."""
+    path, i = _log_with_a_bad_action(tmp_path, "order", 50)
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + i   # one action a line
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stdout.startswith(f"{path}:{line}:3: the log does not replay: action {i} (50) is not legal: "
+                                 f"illegal action 50 for 'Player 2: order for"), run.stdout
+
+
+@pytest.mark.parametrize("seat", [None, "1", "2"])
+def test_a_log_that_goes_on_after_the_game_ended_is_refused_from_every_chair(tmp_path: Path, seat) -> None:
+    """Actions after the last one of a finished game are illegal moves like any other: the replay,
+    told from either chair or in full, stops there with exit 1 at the line of the first extra action."""
+    import json
+    log = json.loads((Path(__file__).resolve().parent / "golden" / "db-heuristic-predefined.json").read_text())
+    end = len(log["actions"])
+    log["actions"] += [0, 0]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(log, indent=1))
+    line = path.read_text().splitlines().index(' "actions": [') + 2 + end
+    run = subprocess.run([sys.executable, "-m", "toolkit", "replay", str(path)] + (["--as", seat] if seat else []),
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1] == (f"{path}:{line}:3: the log does not replay: action {end} (0) is not legal: "
+                                           f"the game is over: no decision to apply an action to")
+
+
+def test_at_every_step_a_seats_observation_and_the_prompt_it_reads_are_the_same_whatever_the_other_side_hides() -> None:
+    """Through whole games, after every kind of move (orders, reinforcements, the reveal,
+    regroupings, dice, draws): a copy whose hidden part (the other hand, deck, face-down orders and
+    secret reinforcements) was dealt again at random gives each seat the same observation (the
+    mat, zones, counts, its own cards and the log as it may read it), and the decision under way
+    the same prompt, the same player and, when it is an open choice of the other seat, the same
+    options."""
+    rng = random.Random(8)
+    compared = 0
+    kinds = set()
+    for game in range(4):
+        rec = play_game(SPEC, model(), 2, derive_seed(14, game), ["heuristic"], {"custom_share": 0.5})
+        st = SPEC.new_state(model(), 2, {"custom_share": 0.5})
+        for action in rec.actions:
+            d = st.decision()
+            kinds.add(st.dkind)
+            for seat in (0, 1):
+                twin = st.clone()
+                twin.resample(seat, rng)
+                assert twin.observation(seat) == st.observation(seat), (st.round, st.dkind, d.prompt)
+                t = twin.decision()
+                assert (t.player, t.prompt, t.secret) == (d.player, d.prompt, d.secret)
+                if d.player == 1 - seat and not d.secret:
+                    assert t.options == d.options
+                compared += 1
+            st.apply(action)
+    assert compared > 2000 and {"order", "reinforce", "roll", "draw"} <= kinds, (compared, kinds)

@@ -726,3 +726,43 @@ def test_the_setup_example_in_the_docs_builds_a_table() -> None:
                 "steps": [{"auto": True}, {"expect": {"players.0.reinforcements": ["goblin-mob"],
                                                       "players.0.heroes_lost": 1, "round": 1}}]}
     assert run_scenario(scenario, content(), SPEC, model()) == []
+
+
+@pytest.mark.parametrize("change, line, entry, message", [
+    # the same card laid twice when the hand holds one
+    ("choose: [Foul Brew, Troll Smash", 18, "Foul Brew, Foul Brew", "step 1, entry 2: 'Player 1: order for the second "
+     "battalion (active, face down)' has no option 'Foul Brew'"),
+    # a card of the other side (its seat is not the one choosing)
+    ("choose: [Marsh Charge, Petrifying Gaze", 19, "Marsh Charge, Troll Smash",
+     "step 2, entry 2: 'Player 2: order for the second battalion (active, face down)' has no option 'Troll Smash'"),
+])
+def test_an_illegal_order_in_a_scenario_fails_at_its_entry(tmp_path: Path, change: str, line: int, entry: str,
+                                                          message: str) -> None:
+    """An order card not in hand, or another side's card, is refused at the line and column of
+    that very entry of the `choose` list (exit 1), naming the decision and the options it had."""
+    text = (SCENARIOS / "heal-v2.yaml").read_text(encoding="utf-8")
+    bad = text.replace(change, change.split(": ")[0] + ": [" + entry, 1)
+    assert bad != text
+    path = tmp_path / "illegal.yaml"
+    path.write_text(bad, encoding="utf-8")
+    col = bad.splitlines()[line - 1].index(entry) + entry.index(", ") + 3   # the second entry, counted from 1
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    fail = run.stdout.splitlines()[0]
+    assert fail.startswith("FAIL ") and f"illegal.yaml:{line}:{col}: " in fail and message in fail, fail
+    assert "options: " in fail and "Traceback" not in run.stderr
+
+
+def test_a_die_face_a_die_does_not_show_fails_at_its_entry(tmp_path: Path) -> None:
+    text = (SCENARIOS / "armour-blocks-one-die-each-round.yaml").read_text(encoding="utf-8")
+    bad = text.replace("roll: [3, 4, 1]", "roll: [3, 7, 1]", 1)
+    path = tmp_path / "seven.yaml"
+    path.write_text(bad, encoding="utf-8")
+    line = next(i for i, x in enumerate(bad.splitlines(), 1) if "roll: [3, 7, 1]" in x)
+    col = bad.splitlines()[line - 1].index("7") + 1
+    run = subprocess.run([sys.executable, "-m", "toolkit", "scenario", str(path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"seven.yaml:{line}:{col}: " in run.stdout and "step 3, entry 2: 'Roll an attack die' has no option '7' " \
+        "(options: 1; 2; 3; 4; 5; 6)" in run.stdout, run.stdout

@@ -681,9 +681,14 @@ def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
         at = problem.find(f"{SETUP_FAULT} at ")
         path = parse_setup_path(problem[at + len(SETUP_FAULT) + 4:]) if at >= 0 else None
         return path if path is not None else ("setup",)
-    m = re.search(r"step (\d+)", problem)
+    m = re.search(r"step (\d+)(?:, entry (\d+))?", problem)
     if m:
-        return ("steps", int(m.group(1)) - 1)
+        step = int(m.group(1)) - 1
+        steps = data.get("steps")
+        if m.group(2) and isinstance(steps, list) and step < len(steps) and isinstance(steps[step], dict) \
+                and len(steps[step]) == 1:   # the entry of a choose or roll list that failed
+            return ("steps", step, next(iter(steps[step])), int(m.group(2)) - 1)
+        return ("steps", step)
     if (problem.startswith("players:") or ": players is " in problem) and "players" in data:
         return ("players",)
     if ": seed must be" in problem and "seed" in data:

@@ -137,8 +137,11 @@ def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where
     if key == "expect":
         failures += check_expect(spec, state, value, where)
         return None
+    entries = list(enumerate(value, 1)) if isinstance(value, list) else [(0, value)]
     if key == "choose":
-        for v in value if isinstance(value, list) else [value]:
+        for j, v in entries:
+            if j:   # an entry of a list: the message names it, and the CLI points at its place
+                where = f"{where.split(', entry ')[0]}, entry {j}"
             d = _skip_chance(state, rng)
             if d is None:
                 return f"{where}: the game is over, cannot choose {v!r}"
@@ -150,7 +153,9 @@ def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where
             state.apply(idx)
         return None
     if key in ("roll", "chance"):
-        for v in value if isinstance(value, list) else [value]:
+        for j, v in entries:
+            if j:
+                where = f"{where.split(', entry ')[0]}, entry {j}"
             d = state.decision()
             if d is None or d.player != CHANCE:
                 what = "the game is over" if d is None else f"player {d.player} must '{d.prompt}'"

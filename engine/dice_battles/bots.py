@@ -229,6 +229,9 @@ class HeuristicBot:
         return -1.0 if card.unit in view.active_units else 0.5
 
     def _regroup_choice(self, st: DBState, view: _View) -> int:
+        """The regrouping order: each card is worth the tiles it would bring back, and those are the
+        tiles `_regroup_units` will pick when the regrouping asks which (when not all fit, the best
+        of them, not the first pictures printed on the card)."""
         p = self.seat
         m = st.model
         room = m.reinforcement_spaces - len(st.reinf[p])
@@ -237,53 +240,65 @@ class HeuristicBot:
         if room <= 0 or not fleeing:
             return pick   # every card would be a dump (0.3 at best), below not regrouping (0.9)
         tokens = view.tokens
+        open_spaces = self._open_spaces(st)
+        last = m.fleeing_spaces - 1
         for i, card in enumerate(st.moves):
             if card < 0:
                 continue
             c = m.cards[card]
             if c.unit not in tokens:
                 continue  # a dump (0.3 at best), below not regrouping (0.9)
-            taken: list[int] = []
-            value = 0.0
-            for r in c.regroups:
-                for pos in range(len(fleeing) - 1, -1, -1):
-                    if pos not in taken and st.utype[fleeing[pos]] == r and len(taken) < room:
-                        taken.append(pos)
-                        value += (1.0 + m.units[r].level) * (1.5 if pos == m.fleeing_spaces - 1 else 1.0)
-                        break
+            movable = st._movable(c.regroups, fleeing)
+            if not movable or (not m.regroup_until_full and len(movable) > room):
+                continue  # nothing would come back
+            options = st.regroup_options(p, c.regroups, fleeing, min(room, len(movable)))
+            worths = [self._regroup_worth(st, fleeing, places, last, open_spaces) for places in options]
+            chosen = options[worths.index(max(worths))]   # the tiles `_regroup_units` would then bring back
+            # valued on the scale the thresholds here were set for: level, and half again in the last space
+            value = sum((1.0 + m.units[st.utype[fleeing[pos]]].level) * (1.5 if pos == last else 1.0)
+                        for pos in chosen)
             if any(view.status[b] == "active" and view.can_activate(b, c) for b in range(3)):
                 value -= 0.3   # it could attack next round instead
             if value > best:
                 best, pick = value, i
         return pick
 
-    def _regroup_units(self, st: DBState) -> int:
-        """Which tiles a regrouping brings back when the player has a choice: the strongest units
+    def _open_spaces(self, st: DBState) -> set[int]:
+        """The empty spaces of the seat's active battalions (what a reserve tile could fill)."""
+        p = self.seat
+        return {s for b, bat in enumerate(st.board[p]) if st.status(p, b) == "active"
+                for s in range(HERO) if bat[s] < 0}
+
+    @staticmethod
+    def _regroup_worth(st: DBState, source: list[int], places: Any, last: int, open_spaces: set[int]) -> float:
+        """What bringing back the tiles at `places` of `source` is worth: the strongest units
         (level, then morale), a fleeing one half as much again when it stands in the last fleeing
         space (next to leave the battlefield), a unit that an empty space of an active battalion
-        could take next round a little more, and a tile from a battalion more for each die on it
-        (it comes back without them)."""
-        p = self.seat
+        could take next round a little more, and a tile from a battalion (`last` < 0) more for
+        each die on it (it comes back without them)."""
         m = st.model
+        value = 0.0
+        for pos in places:
+            uid = source[pos]
+            u = m.units[st.utype[uid]]
+            worth = 1.0 + u.level + 0.3 * u.morale
+            if pos == last:
+                worth *= 1.5
+            if not open_spaces.isdisjoint(u.positions):
+                worth += 0.5
+            if last < 0:
+                worth += 0.4 * (st.wounds[uid] + st.excess[uid]) + 0.6 * st.poison[uid]
+            value += worth
+        return value
+
+    def _regroup_units(self, st: DBState) -> int:
+        """Which tiles a regrouping brings back when the player has a choice: the best by
+        `_regroup_worth`."""
+        p = self.seat
         source = st.regroup_source(p)
-        last = m.fleeing_spaces - 1 if source is st.fleeing[p] else -1
-        open_spaces = {s for b, bat in enumerate(st.board[p]) if st.status(p, b) == "active"
-                       for s in range(HERO) if bat[s] < 0}
-        scores = []
-        for places in st.moves:
-            value = 0.0
-            for pos in places:
-                uid = source[pos]
-                u = m.units[st.utype[uid]]
-                worth = 1.0 + u.level + 0.3 * u.morale
-                if pos == last:
-                    worth *= 1.5
-                if not open_spaces.isdisjoint(u.positions):
-                    worth += 0.5
-                if last < 0:
-                    worth += 0.4 * (st.wounds[uid] + st.excess[uid]) + 0.6 * st.poison[uid]
-                value += worth
-            scores.append(value)
+        last = st.model.fleeing_spaces - 1 if source is st.fleeing[p] else -1
+        open_spaces = self._open_spaces(st)
+        scores = [self._regroup_worth(st, source, places, last, open_spaces) for places in st.moves]
         return scores.index(max(scores))   # the first of the best
 
     # --- reinforcements
