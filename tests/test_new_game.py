@@ -148,3 +148,20 @@ def test_one_game_commands_without_a_name_refuse_when_the_game_is_ambiguous_or_a
     proc = run_cli("smoke", cwd=tmp_path)
     assert proc.returncode == 2 and "fungus-wars, spore-kings" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_what_hordekit_writes_inside_a_new_game_stays_out_of_its_repository(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    game = _new(tmp_path, "fungus-wars")
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    subprocess.run([git, "init", "-q", str(game)], check=True)
+    assert run_cli("pnp", cwd=game).returncode == 0  # run from inside the game folder: out/ lands there
+    assert (game / "out").is_dir() and any((game / "out").rglob("*.pdf"))
+    status = subprocess.run([git, "status", "--porcelain", "--untracked-files=all"], cwd=game,
+                            capture_output=True, text=True, check=True).stdout
+    assert "game.yaml" in status and ".gitignore" in status
+    assert "out/" not in status and ".pdf" not in status, status

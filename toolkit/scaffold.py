@@ -105,6 +105,7 @@ def create_game(folder: Path, source: str = MINIMAL, title: str | None = None) -
             _copy_shipped(shipped_games()[source], staging, gid, title)
         _copy_editor_schemas(staging / "schemas")
         _write_readme(staging, gid, title, source)
+        _write_gitignore(staging)
         for scenario in sorted((staging / "scenarios").glob("*.yaml")):
             _set_scenario_game(scenario, gid)
         if folder.exists():
@@ -204,6 +205,12 @@ def _copy_editor_schemas(schemas: Path) -> None:
 def _set_scenario_game(path: Path, gid: str) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r"^game:.*$", f"game: {gid}", text, count=1, flags=re.MULTILINE), encoding="utf-8")
+
+
+def _write_gitignore(folder: Path) -> None:
+    """Keep what hordekit writes (out/, run from inside the game folder) out of the game's repository."""
+    (folder / ".gitignore").write_text(
+        "# what hordekit writes when it runs in this folder: PDFs, smoke reports, PNGs\nout/\n", encoding="utf-8")
 
 
 def _write_readme(folder: Path, gid: str, title: str, source: str) -> None:
