@@ -44,3 +44,21 @@ def mini_game(tmp_path: Path) -> Path:
     target = tmp_path / "mini"
     shutil.copytree(FIXTURES / "mini", target)
     return target
+
+
+def edit_once(path: Path, old: str, new: str) -> None:
+    """Replace the first ``old`` in a file by ``new``; ``old`` must be there (a test's edit never misses)."""
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def copy_shipped_game(tmp_path: Path, gid: str) -> Path:
+    """A scratch copy of a shipped game with its own schemas and templates, safe to break."""
+    game = tmp_path / gid
+    shutil.copytree(ROOT / "content" / gid, game)
+    shutil.copytree(ROOT / "schemas", game / "schemas")
+    shutil.copytree(ROOT / "templates" / gid, game / "templates")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("schemas: hordekit", "schemas: schemas\ntemplates: templates"))
+    return game

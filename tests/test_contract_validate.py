@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
-from conftest import ROOT, run_cli
+from conftest import copy_shipped_game, run_cli
 
 
 def _copy_game(tmp_path: Path) -> Path:
     """A scratch Hordes & Heroes with its own schemas and templates, safe to break."""
-    game = tmp_path / "hordes-and-heroes"
-    shutil.copytree(ROOT / "content" / "hordes-and-heroes", game)
-    shutil.copytree(ROOT / "schemas", game / "schemas")
-    shutil.copytree(ROOT / "templates" / "hordes-and-heroes", game / "templates")
-    manifest = game / "game.yaml"
-    text = manifest.read_text().replace("schemas: hordekit", "schemas: schemas\ntemplates: templates")
-    manifest.write_text(text)
-    return game
+    return copy_shipped_game(tmp_path, "hordes-and-heroes")
 
 
 def _validate(game: Path) -> list[dict]:

@@ -8,18 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import run_cli, edit_once as _edit
 
 
 def _game(tmp_path: Path, name: str = "tide-pools") -> Path:
     assert run_cli("new", name, cwd=tmp_path).returncode == 0
     return tmp_path / "content" / name
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} is not in {path}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def _validate(tmp_path: Path) -> tuple[int, str]:

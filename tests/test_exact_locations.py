@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import run_cli, edit_once as _edit
 
 TEXT_POS = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning) (?P<code>HK\d+)",
                       re.M)
@@ -18,12 +18,6 @@ GITHUB_POS = re.compile(r"^::(?P<severity>error|warning) file=(?P<file>[^,]+),li
 def _game(tmp_path: Path, *source: str) -> Path:
     assert run_cli("new", "demo", *source, cwd=tmp_path).returncode == 0
     return tmp_path / "content" / "demo"
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} is not in {path}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def _at(path: Path, line: int, col: int) -> str:

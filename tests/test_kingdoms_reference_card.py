@@ -4,24 +4,17 @@ order sees the printed card change with them. The card is rendered with the CLI 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import copy_shipped_game, run_cli
 
 pypdf = pytest.importorskip("pypdf")
 
 
 def _copy_game(tmp_path: Path) -> Path:
-    game = tmp_path / "kingdoms"
-    shutil.copytree(ROOT / "content" / "kingdoms", game)
-    shutil.copytree(ROOT / "schemas", game / "schemas")
-    shutil.copytree(ROOT / "templates" / "kingdoms", game / "templates")
-    manifest = game / "game.yaml"
-    manifest.write_text(manifest.read_text().replace("schemas: hordekit", "schemas: schemas\ntemplates: templates"))
-    return game
+    return copy_shipped_game(tmp_path, "kingdoms")
 
 
 def _card_text(game: Path, tmp_path: Path) -> str:
