@@ -164,11 +164,31 @@ def test_coverage_lists_the_choosable_components_below_one_percent_of_seats(tmp_
     assert mixed["coverage"]["share"] == 1.0 and mixed["coverage"]["below"] == []
 
 
-def test_a_solo_game_is_reported_as_won_or_lost_against_the_game(tmp_path: Path) -> None:
+def test_a_solo_game_the_rules_only_score_is_reported_by_its_scores(tmp_path: Path) -> None:
+    """Kingdoms' rulebook gives a solo game no way to win or lose: its report gives the scores."""
     proc = run_cli("smoke", "kingdoms", "--players", "1..2", "--games", "8", "--fast", "-d", str(tmp_path))
     assert proc.returncode == 0, proc.stdout[-2000:]
     report = json.loads((tmp_path / "smoke-report.json").read_text())
     solo = report["solo"]
-    assert solo["games"] == 4 and solo["won"] + solo["lost"] == 4
+    assert solo["games"] == 4 and solo["scored_only"] is True and "won" not in solo
+    assert solo["scores"]["count"] == 4 and solo["scores"]["min"] <= solo["scores"]["max"]
     assert list(report["win_rate_by_seat"]) == ["2"]  # no one-seat "win rate"
-    assert f"solo    4 games against the game: won {solo['won']}, lost {solo['lost']}" in proc.stdout
+    assert (f"solo    4 games, scored only (the rules name no win or loss for one player): "
+            f"score mean {solo['scores']['mean']}") in proc.stdout
+    assert "against the game: won" not in proc.stdout
+    assert "scored only" in (tmp_path / "smoke-report.html").read_text()
+
+
+def test_a_solo_game_with_a_way_to_lose_is_reported_as_won_or_lost() -> None:
+    from toolkit.smoke.runner import GameSummary
+    from toolkit.smoke.stats import _solo
+    from toolkit.smoke.tally import Tally
+
+    games = [GameSummary(index=i, seed=i, players=1, bots=["random"], checked=False, steps=10, seconds=0.0,
+                         end_reason="rounds", turns=5, scores=[score], winners=[0] if score >= 10 else [])
+             for i, score in enumerate([12, 4, 10, 7])]
+    solo = _solo(Tally.of(games))
+    assert solo is not None and solo["scored_only"] is False
+    assert (solo["games"], solo["won"], solo["lost"], solo["win_rate"]) == (4, 2, 2, 0.5)
+    assert (solo["scores"]["min"], solo["scores"]["max"]) == (4.0, 12.0)
+    assert _solo(Tally.of(games), scored=True) == {"games": 4, "scored_only": True, "scores": solo["scores"]}

@@ -190,7 +190,8 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
                                 "variants": variants},
                           seconds=outcome.seconds, workers=outcome.workers, backend=outcome.backend,
                           interrupted=outcome.interrupted, components=kinds, unchoosable=unchoosable,
-                          impossible=impossible, unchosen_kinds=frozenset(spec.unchosen_kinds))
+                          impossible=impossible, unchosen_kinds=frozenset(spec.unchosen_kinds),
+                          solo_scored=spec.solo_scored)
     report["peak_rss_kib_per_worker"] = outcome.peak_rss_kib
     if outcome.interrupted and not outcome.tally.played:
         return report  # stopped before any game finished: the previous report stays as it was
@@ -227,7 +228,11 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
         echo(f"  scores  mean {s['mean']}  min {s['min']}  median {s['median']}  max {s['max']}")
         echo(f"  endings {', '.join(f'{k} {v}' for k, v in r['end_reasons'].items())}")
     solo = r.get("solo")
-    if solo:
+    if solo and solo.get("scored_only"):
+        s = solo["scores"]
+        echo(f"  solo    {solo['games']} games, scored only (the rules name no win or loss for one player): "
+             f"score mean {s['mean']}  min {s['min']}  median {s['median']}  max {s['max']}")
+    elif solo:
         echo(f"  solo    {solo['games']} games against the game: won {solo['won']}, lost {solo['lost']} "
              f"({100 * solo['win_rate']:.1f}% [{100 * solo['ci_low']:.0f}-{100 * solo['ci_high']:.0f}])")
     if r["win_rate_by_seat"]:

@@ -195,6 +195,8 @@ class GameSpec:
     - `unchosen_kinds`: content kinds a seat never chooses to bring into play (the game spawns
       them), even when one of their events is a choice event for other kinds (Kingdoms' horde
       counters report "used" when a seat fights one). Smoke reports leave them out of coverage.
+    - `solo_scored`: the rules name no win or loss for one player (Kingdoms: the score is all a solo
+      game gives), so smoke reports give solo games' scores instead of a win rate.
     - `information`: "perfect", or "imperfect" when some seats cannot see everything (the state
       then implements `HiddenState`); `simultaneous`: the game has secret simultaneous choices.
     - `evaluate(state)`: optional per-seat value in [0, 1] of an unfinished state, used by the
@@ -223,6 +225,7 @@ class GameSpec:
     unchoosable: Callable[[Any], Iterable[str]] | None = None
     impossible: Callable[[Any], Mapping[str, tuple[Iterable[str], str]]] | None = None
     unchosen_kinds: frozenset[str] = frozenset()
+    solo_scored: bool = False
     information: Literal["perfect", "imperfect"] = "perfect"
     simultaneous: bool = False
     evaluate: Callable[[State], list[float]] | None = None

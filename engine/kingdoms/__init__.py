@@ -41,6 +41,7 @@ SPEC = GameSpec(
     choice_events=frozenset({"played", "picked", "used", "settled"}),
     unchoosable=unchoosable,
     unchosen_kinds=frozenset({"horde-counter"}),  # spawned by the game; "used" is a seat fighting one
+    solo_scored=True,  # the rulebook gives a solo game a start, not a way to win or lose it
     information="perfect",
     evaluate=evaluate,
     check_content=content_problems,

@@ -43,7 +43,10 @@ Shifts marked ● are larger than chance (|z| &gt; 2.58).</p>
 </table>
 {% endif %}
 
-{% if r.solo %}<h2>Solo games</h2>
+{% if r.solo and r.solo.scored_only %}<h2>Solo games</h2>
+<p>{{ r.solo.games }} games of one player, scored only (the rules name no win or loss for one player):
+score mean {{ r.solo.scores.mean }}, min {{ r.solo.scores.min }}, median {{ r.solo.scores.median }}, max {{ r.solo.scores.max }}.</p>
+{% elif r.solo %}<h2>Solo games</h2>
 <p>{{ r.solo.games }} games of one player against the game: won {{ r.solo.won }}, lost {{ r.solo.lost }}
 ({{ pct(r.solo.win_rate) }}, 95% interval {{ pct(r.solo.ci_low) }}–{{ pct(r.solo.ci_high) }}).</p>{% endif %}
 {% if r.win_rate_by_seat %}<h2>Win rate by seat</h2>

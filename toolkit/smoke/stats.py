@@ -43,11 +43,13 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
                  workers: int, backend: str, interrupted: bool, components: dict[str, str],
                  unchoosable: frozenset[str] = frozenset(),
                  impossible: dict[str, tuple[frozenset[str], str]] | None = None,
-                 unchosen_kinds: frozenset[str] = frozenset()) -> dict[str, Any]:
+                 unchosen_kinds: frozenset[str] = frozenset(), solo_scored: bool = False) -> dict[str, Any]:
     """The report from a run's totals. ``components`` maps each content id to its kind;
     ``unchoosable`` holds the ids the game's rules can never offer as a choice (`GameSpec.unchoosable`);
     ``impossible`` maps a usage event to the ids the rules can never give it and why
-    (`GameSpec.impossible`); ``unchosen_kinds`` are the kinds no seat chooses (`GameSpec.unchosen_kinds`)."""
+    (`GameSpec.impossible`); ``unchosen_kinds`` are the kinds no seat chooses (`GameSpec.unchosen_kinds`);
+    ``solo_scored``: the rules name no win or loss for one player, so solo games are reported by score
+    (`GameSpec.solo_scored`)."""
     t = tally
     report: dict[str, Any] = {
         "format": FORMAT,
@@ -78,7 +80,7 @@ def build_report(tally: Tally, *, game: str, title: str, fingerprint: str, plan:
     report["seat_games"] = t.seat_games
     report["end_reasons"] = dict(sorted(t.end_reasons.items()))
     report["win_rate_by_seat"] = _seats(t)
-    report["solo"] = _solo(t)
+    report["solo"] = _solo(t, solo_scored)
     report["turns"] = t.turns.summary()
     report["scores"] = t.scores.summary()
     report["winning_margin"] = t.margin.summary()
@@ -109,14 +111,19 @@ def _seats(t: Tally) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _solo(t: Tally) -> dict[str, Any] | None:
-    """One player against the game: how often the player beat it (the game names the winner)."""
+def _solo(t: Tally, scored: bool = False) -> dict[str, Any] | None:
+    """One player against the game: how often the player beat it (the game names the winner), and
+    the player's scores. A game whose rules name no win or loss for one player (``scored``) gets
+    its scores only: a win rate there would only repeat that the lone player is named the winner."""
     if 1 not in t.seat_wins:
         return None
     games = t.games_by_count[1]
+    if scored:
+        return {"games": games, "scored_only": True, "scores": t.solo_scores.summary()}
     row = _rate_row(win_share(t.seat_wins[1][0]), games)
-    return {"games": games, "won": int(row["wins"]), "lost": games - int(row["wins"]), "win_rate": row["rate"],
-            "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
+    return {"games": games, "scored_only": False, "won": int(row["wins"]), "lost": games - int(row["wins"]),
+            "win_rate": row["rate"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
+            "scores": t.solo_scores.summary()}
 
 
 def _components(t: Tally, components: dict[str, str], unchoosable: frozenset[str],

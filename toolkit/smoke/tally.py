@@ -154,6 +154,8 @@ class Tally:
     seat_wins: dict[int, list[Counter]] = field(default_factory=dict)
     turns: Histogram = field(default_factory=Histogram)
     scores: Histogram = field(default_factory=Histogram)
+    #: the player's score in one-player games
+    solo_scores: Histogram = field(default_factory=Histogram)
     margin: Histogram = field(default_factory=Histogram)
     stats: dict[str, Histogram] = field(default_factory=dict)
     #: statistic -> [games where it was above zero, total]
@@ -188,6 +190,8 @@ class Tally:
         self.turns.add(s.turns)
         for x in s.scores:
             self.scores.add(float(x))
+        if s.players == 1 and s.scores:
+            self.solo_scores.add(float(s.scores[0]))
         if len(s.scores) > 1:
             top = sorted(s.scores)
             self.margin.add(float(top[-1] - top[-2]))
@@ -236,6 +240,7 @@ class Tally:
                 a.update(b)
         self.turns.merge(other.turns)
         self.scores.merge(other.scores)
+        self.solo_scores.merge(other.solo_scores)
         self.margin.merge(other.margin)
         for key, hist in other.stats.items():
             self.stats.setdefault(key, Histogram()).merge(hist)
