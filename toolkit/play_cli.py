@@ -213,6 +213,7 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
 
 
 def print_summary(report: dict[str, Any], out_dir: Path) -> None:
+    from toolkit.diagnostics import one_line
     from toolkit.paths import display
 
     r = report
@@ -260,7 +261,7 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     if flags["stalemates_flagged"]:
         echo(f"  stalemates: {100 * flags['stalemate_rate']:.1f}% of games hit the turn cap")
     for e in r["errors"][:10]:
-        echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {e['message']}")
+        echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {one_line(e['message'])}")
         echo(f"    reproduce: {e['command']}")
     if r["games_failed"] > 10:
         kept = f"; logs of the first {len(r['errors'])} are saved" if r["games_failed"] > len(r["errors"]) else ""
@@ -386,8 +387,10 @@ def smoke(
     elif verbosity() >= 0 or report["errors"]:  # -q: only when a game failed
         print_summary(report, out_dir)
     if format is OutputFormat.github:
+        from toolkit.diagnostics import github_message
+
         for err in report["errors"]:
-            typer.echo(f"::error title=smoke game {err['index']} failed::{err['message']} (reproduce: {err['command']})")
+            typer.echo(github_message(f"smoke game {err['index']} failed", f"{err['message']} (reproduce: {err['command']})"))
     if report["interrupted"]:
         raise typer.Exit(130)
     raise typer.Exit(1 if report["errors"] else 0)
@@ -575,7 +578,7 @@ def scenario(
     Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
     """
     from engine.core.scenario import run_scenario
-    from toolkit.diagnostics import github_annotation
+    from toolkit.diagnostics import github_annotation, one_line
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
@@ -604,7 +607,7 @@ def scenario(
     def fail(name: str, line: int, col: int, message: str) -> None:
         """One failure of the current scenario, in the format asked for."""
         records[-1]["failures"].append({"line": line, "col": col, "message": message})
-        echo(f"FAIL {name}:{line}:{col}: {message}")
+        echo(f"FAIL {one_line(name)}:{line}:{col}: {one_line(message)}")
         if format is OutputFormat.github:
             echo(github_annotation(name, line, col, "scenario failed", message))
 
@@ -656,7 +659,7 @@ def scenario(
         records.append({"file": name, "name": title, "passed": not problems, "failures": []})
         if not problems:
             if verbosity() >= 0:
-                echo(f"PASS {name}: {title}")
+                echo(f"PASS {one_line(name)}: {one_line(str(title))}")
             continue
         failed += 1
         for p in problems:

@@ -1,0 +1,91 @@
+"""What a CI pipeline reads from hordekit: GitHub annotations in workflow-command syntax, JSON on
+standard output whatever the outcome, and nothing that waits for a terminal."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import edit_once, run_cli
+
+#: A value a designer could type that breaks a naive annotation: a percent sign, a line break that
+#: would start a workflow command of its own, ``::`` and ``,``, and control characters.
+NASTY = "a%b,c:d\r\n::warning file=x::pwn\x07\x1b[31mred"
+#: A workflow command: ``::level props::message`` on one line, with only escaped data in it.
+ANNOTATION = re.compile(r"^::(error|warning|notice)( [^:]*)?::(.*)$")
+
+
+def _repo_with_game(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    return tmp_path / "content" / "fungus-wars"
+
+
+def _annotations(stdout: str) -> list[re.Match[str]]:
+    """Every annotation line, each checked to be one well-formed workflow command."""
+    found = []
+    for line in stdout.splitlines():
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", line), f"raw control character in {line!r}"
+        if line.startswith("::"):
+            match = ANNOTATION.match(line)
+            assert match, f"not a workflow command: {line!r}"
+            found.append(match)
+    return found
+
+
+def _unescape(data: str) -> str:
+    return data.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+
+
+def test_a_quoted_value_with_percent_line_breaks_and_control_characters_stays_one_annotation(tmp_path: Path) -> None:
+    game = _repo_with_game(tmp_path)
+    key = json.dumps(NASTY)  # a YAML double-quoted key holding every awkward character
+    edit_once(game / "cards.yaml", "    steps: 3\n", f"    steps: 3\n    {key}: 1\n")
+    proc = run_cli("validate", "--format", "github", cwd=tmp_path)
+    assert proc.returncode == 1
+    found = _annotations(proc.stdout)
+    assert len(found) == 1, proc.stdout
+    line = found[0].group(0)
+    assert line.startswith("::error file=content/fungus-wars/cards.yaml,line=17,col=5,title=HK104::")
+    message = found[0].group(3)
+    assert "a%25b,c:d%0D%0A::warning file=x::pwn" in message
+    # the bell and the colour escape are shown, not passed to the log (nor silently dropped)
+    assert "\\x07\\x1b[31mred" in _unescape(message)
+
+
+def test_games_annotation_names_the_manifest_from_the_repository_root(tmp_path: Path) -> None:
+    game = _repo_with_game(tmp_path)
+    edit_once(game / "cards.yaml", "steps: 3", "stepz: 3")
+    proc = run_cli("games", "--format", "github", "fungus-wars", cwd=tmp_path / "content")
+    found = _annotations(proc.stdout)
+    assert [m.group(0) for m in found] == [
+        "::error file=content/fungus-wars/game.yaml,line=1,col=1,title=hordekit::fungus-wars has content errors"]
+
+
+def test_a_failed_smoke_game_s_message_is_escaped_in_its_annotation(tmp_path: Path) -> None:
+    game = _repo_with_game(tmp_path)
+    edit_once(game / "rules.py", "    def _play(self, card_id: str) -> None:\n",
+              "    def _play(self, card_id: str) -> None:\n"
+              f"        raise RuntimeError({NASTY!r})\n")
+    proc = run_cli("smoke", "-n", "3", "--workers", "1", "--format", "github", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    found = _annotations(proc.stdout)
+    assert len(found) == 3, proc.stdout
+    for match in found:
+        assert match.group(2).startswith(" title=smoke game ")
+        assert "%25b,c:d%0D%0A::warning" in match.group(3)
+        assert "hordekit replay" in match.group(3)
+
+
+def test_a_scenario_name_with_a_line_break_starts_no_workflow_command(tmp_path: Path) -> None:
+    game = _repo_with_game(tmp_path)
+    scenario = game / "scenarios" / "first-turn.yaml"
+    edit_once(scenario, "name: A leap moves three steps", f"name: {json.dumps(NASTY)}")
+    proc = run_cli("scenario", "--format", "github", str(scenario.relative_to(tmp_path)), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _annotations(proc.stdout) == []
+    assert "PASS content/fungus-wars/scenarios/first-turn.yaml: a%b,c:d\\r\\n::warning" in proc.stdout
