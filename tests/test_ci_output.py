@@ -89,3 +89,41 @@ def test_a_scenario_name_with_a_line_break_starts_no_workflow_command(tmp_path: 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _annotations(proc.stdout) == []
     assert "PASS content/fungus-wars/scenarios/first-turn.yaml: a%b,c:d\\r\\n::warning" in proc.stdout
+
+
+def _broken(tmp_path: Path) -> Path:
+    game = _repo_with_game(tmp_path)
+    edit_once(game / "cards.yaml", "steps: 3", "stepz: 3")
+    return game
+
+
+EXPECTED_ERROR = {"severity": "error", "code": "HK104", "file": "content/fungus-wars/cards.yaml", "line": 16, "col": 5}
+
+
+@pytest.mark.parametrize("command", [["pnp"], ["smoke", "-n", "2"]])
+def test_content_errors_come_as_json_on_standard_output_with_format_json(tmp_path: Path, command: list[str]) -> None:
+    _broken(tmp_path)
+    proc = run_cli(*command, "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 1
+    problems = json.loads(proc.stdout)  # the list `hordekit validate --format json` prints
+    assert [{k: p[k] for k in EXPECTED_ERROR} for p in problems] == [EXPECTED_ERROR]
+    assert list(problems[0]) == ["severity", "code", "message", "file", "line", "col", "hint"]
+
+
+@pytest.mark.parametrize("command", [["pnp"], ["smoke", "-n", "2"]])
+def test_content_errors_come_as_annotations_with_format_github(tmp_path: Path, command: list[str]) -> None:
+    _broken(tmp_path)
+    proc = run_cli(*command, "--format", "github", cwd=tmp_path)
+    assert proc.returncode == 1
+    found = _annotations(proc.stdout)
+    assert [m.group(0).split("::")[1] for m in found] == [
+        "error file=content/fungus-wars/cards.yaml,line=16,col=5,title=HK104"]
+
+
+def test_pnp_format_json_prints_json_when_there_is_no_problem(tmp_path: Path) -> None:
+    _repo_with_game(tmp_path)
+    for extra in ([], ["--calibration"]):
+        proc = run_cli("pnp", "--format", "json", *extra, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout) == [], extra
+        assert "print-and-play.pdf" in proc.stderr or "calibration.pdf" in proc.stderr

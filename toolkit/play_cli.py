@@ -16,10 +16,11 @@ from toolkit.cliutil import GAME_HELP, games_limit, OldOutDir, OutputFormat, gam
 
 
 
-def load_playable(name: str | None) -> tuple[Any, Any]:
+def load_playable(name: str | None, format: OutputFormat = OutputFormat.text) -> tuple[Any, Any]:
     """Load and check a game (with no name, the one here); exit 1 with its diagnostics when its
-    content has errors."""
-    from toolkit.diagnostics import format_text
+    content has errors (on standard error as text; with --format json or github, on standard
+    output in that format, as `hordekit validate` prints them)."""
+    from toolkit.diagnostics import FORMATTERS, format_text
     from toolkit.games import load_game
     from toolkit.paths import display
 
@@ -27,7 +28,10 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     name = name or display(folder)
     loaded = load_game(folder)
     if not loaded.ok:
-        typer.echo(format_text(loaded.diagnostics), err=True)
+        if format is OutputFormat.text:
+            typer.echo(format_text(loaded.diagnostics), err=True)
+        else:
+            typer.echo(FORMATTERS[format.value](loaded.diagnostics))
         typer.echo(f"{name}: content has errors; fix them first (hordekit validate)", err=True)
         raise typer.Exit(1)
     if not loaded.game.rules:
@@ -366,7 +370,7 @@ def smoke(
             usage_error(f"--compare {compare_with}: cannot be read as a smoke report ({exc})")
     if output is not None:
         check_output_dir(output, "--out-dir")
-    loaded, spec = load_playable(game)
+    loaded, spec = load_playable(game, OutputFormat.json if as_json else format)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
     names = [n.strip() for b in (bot or [default_bot(spec)]) for n in b.split(",") if n.strip()]
