@@ -127,3 +127,24 @@ def test_pnp_format_json_prints_json_when_there_is_no_problem(tmp_path: Path) ->
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout) == [], extra
         assert "print-and-play.pdf" in proc.stderr or "calibration.pdf" in proc.stderr
+
+
+#: Every command with --format, as a CI step would run it on a game that is fine.
+JSON_COMMANDS = [["validate"], ["games"], ["build", "-n", "3"], ["smoke", "-n", "3"],
+                 ["scenario", "content/fungus-wars/scenarios"], ["pnp"],
+                 ["import", "csv", "new.csv", "--kind", "card", "-o", "imported.yaml"]]
+
+
+@pytest.mark.parametrize("verbosity", ["-v", "-q"])
+def test_every_result_command_prints_json_alone_on_standard_output(tmp_path: Path, verbosity: str) -> None:
+    _repo_with_game(tmp_path)
+    (tmp_path / "new.csv").write_text("id,name,quantity,steps\nhop,Hop,2,1\n")
+    for command in JSON_COMMANDS:
+        proc = run_cli(verbosity, *command, "--format", "json", cwd=tmp_path)
+        assert proc.returncode == 0, f"{command}: {proc.stderr}"
+        try:
+            json.loads(proc.stdout)
+        except ValueError:
+            pytest.fail(f"{' '.join(command)} --format json: not JSON on standard output: {proc.stdout!r}")
+        assert "\x1b" not in proc.stdout + proc.stderr
+    assert (tmp_path / "imported.yaml").is_file()
