@@ -148,3 +148,22 @@ def test_every_result_command_prints_json_alone_on_standard_output(tmp_path: Pat
             pytest.fail(f"{' '.join(command)} --format json: not JSON on standard output: {proc.stdout!r}")
         assert "\x1b" not in proc.stdout + proc.stderr
     assert (tmp_path / "imported.yaml").is_file()
+
+
+def test_a_thousand_smoke_games_in_ci_print_a_bounded_log(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    _repo_with_game(tmp_path)
+    # as a CI runner starts it: CI set, a colour-capable TERM, no NO_COLOR, no terminal, no input
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(CI="true", GITHUB_ACTIONS="true", TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    for command in (["smoke", "-n", "1000"], ["build", "-n", "1000"]):
+        proc = subprocess.run([sys.executable, "-m", "toolkit", *command, "--format", "github"], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+        log = proc.stdout + proc.stderr
+        assert len(log.splitlines()) < 40, log
+        assert "\r" not in log and "\x1b" not in log
