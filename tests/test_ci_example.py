@@ -56,7 +56,6 @@ def test_the_pre_commit_hook_runs_hordekit_validate_on_the_repository(tmp_path: 
     hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "hordekit-validate")
     assert hook["language"] == "python" and hook["pass_filenames"] is False
-    assert re.search(hook["files"], "content/fungus-wars/cards.yaml")
     argv = shlex.split(hook["entry"])
     assert argv[0] == "hordekit"
     assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
@@ -112,3 +111,16 @@ def test_the_json_keys_docs_ci_names_are_the_keys_printed(tmp_path: Path) -> Non
     assert list(scenarios[0]["failures"][0]) == ["line", "col", "message"]
     built = json.loads(run_cli("build", "--format", "json", cwd=tmp_path).stdout)
     assert list(built) == ["ok", "games"] and list(built["games"][0]) == keys("build")
+
+
+def test_the_pre_commit_hook_refuses_a_commit_that_only_deletes_a_component_file(tmp_path: Path) -> None:
+    # pre-commit hands a hook only the files a commit adds or changes, never those it deletes: a hook
+    # that waited for a matching file would let this commit through
+    hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in hooks if h["id"] == "hordekit-validate")
+    assert hook.get("always_run") is True and "files" not in hook
+    assert run_cli("new", "fungus-wars", cwd=tmp_path).returncode == 0
+    (tmp_path / "content" / "fungus-wars" / "cards.yaml").unlink()
+    proc = run_cli(*shlex.split(hook["entry"])[1:], cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("content/fungus-wars/game.yaml:14:11: error HK014: ")
