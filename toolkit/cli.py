@@ -139,6 +139,7 @@ def games(
     --format json prints id, title, path, players, validity, fingerprint and counts per game;
     --format github adds an error annotation for each game whose content has errors.
     """
+    from toolkit.diagnostics import github_annotation
     from toolkit.games import load_game
     from toolkit.paths import display
 
@@ -170,7 +171,7 @@ def games(
         for kind, n in row["counts"].items():
             typer.echo(f"    {kind:<28} {n:>5}")
         if format is OutputFormat.github and not row["valid"]:
-            typer.echo(f"::error file={row['path']}/game.yaml,title=hordekit::{row['id']} has content errors")
+            typer.echo(github_annotation(f"{row['path']}/game.yaml", 1, 1, "hordekit", f"{row['id']} has content errors"))
 
 
 @app.command()

@@ -78,8 +78,10 @@ def import_csv(
         typer.echo(FORMATTERS[format.value](result.diagnostics))
         say(f"{display(file)}: {len(result.diagnostics)} problem(s); nothing written", err=True)
         raise typer.Exit(1)
+    if format is OutputFormat.json:
+        typer.echo("[]")  # standard output holds JSON alone: the problems, none here
     say(f"{display(result.output)}: {result.items} {kind} item(s) from {display(file)}"
-        f" ({result.types_from})")
+        f" ({result.types_from})", err=format is OutputFormat.json)
 
 
 def watch(

@@ -109,8 +109,15 @@ def format_json(diags: list[Diagnostic]) -> str:
     return json.dumps([d.as_dict() for d in diags], indent=2)
 
 
+_OTHER_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _escape_github(text: str, *, prop: bool = False) -> str:
+    """Text as GitHub's workflow commands require: %, CR and LF percent-encoded (and, in a
+    property, ``:`` and ``,``); any other control character, such as a terminal escape quoted from
+    content, shown escaped so it never reaches the log raw."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = _OTHER_CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
@@ -154,6 +161,11 @@ def github_annotation(file: str, line: int, col: int, title: str, message: str, 
     """One GitHub Actions annotation at ``file:line:col`` (the file named from the repository root)."""
     return (f"::{level} file={_escape_github(repository_path(file), prop=True)},line={line},col={col},"
             f"title={_escape_github(title, prop=True)}::{_escape_github(message)}")
+
+
+def github_message(title: str, message: str, level: str = "error") -> str:
+    """One GitHub Actions annotation that belongs to no file (a failed smoke game, say)."""
+    return f"::{level} title={_escape_github(title, prop=True)}::{_escape_github(message)}"
 
 
 FORMATTERS = {"text": format_text, "json": format_json, "github": format_github}

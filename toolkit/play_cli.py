@@ -16,10 +16,11 @@ from toolkit.cliutil import GAME_HELP, games_limit, OldOutDir, OutputFormat, gam
 
 
 
-def load_playable(name: str | None) -> tuple[Any, Any]:
+def load_playable(name: str | None, format: OutputFormat = OutputFormat.text) -> tuple[Any, Any]:
     """Load and check a game (with no name, the one here); exit 1 with its diagnostics when its
-    content has errors."""
-    from toolkit.diagnostics import format_text
+    content has errors (on standard error as text; with --format json or github, on standard
+    output in that format, as `hordekit validate` prints them)."""
+    from toolkit.diagnostics import FORMATTERS, format_text
     from toolkit.games import load_game
     from toolkit.paths import display
 
@@ -27,7 +28,10 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     name = name or display(folder)
     loaded = load_game(folder)
     if not loaded.ok:
-        typer.echo(format_text(loaded.diagnostics), err=True)
+        if format is OutputFormat.text:
+            typer.echo(format_text(loaded.diagnostics), err=True)
+        else:
+            typer.echo(FORMATTERS[format.value](loaded.diagnostics))
         typer.echo(f"{name}: content has errors; fix them first (hordekit validate)", err=True)
         raise typer.Exit(1)
     if not loaded.game.rules:
@@ -213,6 +217,7 @@ def run_smoke(loaded: Any, spec: Any, *, games: int, players: tuple[int, ...], s
 
 
 def print_summary(report: dict[str, Any], out_dir: Path) -> None:
+    from toolkit.diagnostics import one_line
     from toolkit.paths import display
 
     r = report
@@ -260,7 +265,7 @@ def print_summary(report: dict[str, Any], out_dir: Path) -> None:
     if flags["stalemates_flagged"]:
         echo(f"  stalemates: {100 * flags['stalemate_rate']:.1f}% of games hit the turn cap")
     for e in r["errors"][:10]:
-        echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {e['message']}")
+        echo(f"  FAILED game {e['index']} (seed {e['seed']}, {e['players']}p): {one_line(e['message'])}")
         echo(f"    reproduce: {e['command']}")
     if r["games_failed"] > 10:
         kept = f"; logs of the first {len(r['errors'])} are saved" if r["games_failed"] > len(r["errors"]) else ""
@@ -365,7 +370,7 @@ def smoke(
             usage_error(f"--compare {compare_with}: cannot be read as a smoke report ({exc})")
     if output is not None:
         check_output_dir(output, "--out-dir")
-    loaded, spec = load_playable(game)
+    loaded, spec = load_playable(game, OutputFormat.json if as_json else format)
     counts = parse_players(players, spec.min_players, spec.max_players) if players else tuple(
         range(spec.min_players, spec.max_players + 1))
     names = [n.strip() for b in (bot or [default_bot(spec)]) for n in b.split(",") if n.strip()]
@@ -386,8 +391,10 @@ def smoke(
     elif verbosity() >= 0 or report["errors"]:  # -q: only when a game failed
         print_summary(report, out_dir)
     if format is OutputFormat.github:
+        from toolkit.diagnostics import github_message
+
         for err in report["errors"]:
-            typer.echo(f"::error title=smoke game {err['index']} failed::{err['message']} (reproduce: {err['command']})")
+            typer.echo(github_message(f"smoke game {err['index']} failed", f"{err['message']} (reproduce: {err['command']})"))
     if report["interrupted"]:
         raise typer.Exit(130)
     raise typer.Exit(1 if report["errors"] else 0)
@@ -575,7 +582,7 @@ def scenario(
     Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
     """
     from engine.core.scenario import run_scenario
-    from toolkit.diagnostics import github_annotation
+    from toolkit.diagnostics import github_annotation, one_line
     from toolkit.games import find_game, read_yaml
     from toolkit.paths import display
 
@@ -604,7 +611,7 @@ def scenario(
     def fail(name: str, line: int, col: int, message: str) -> None:
         """One failure of the current scenario, in the format asked for."""
         records[-1]["failures"].append({"line": line, "col": col, "message": message})
-        echo(f"FAIL {name}:{line}:{col}: {message}")
+        echo(f"FAIL {one_line(name)}:{line}:{col}: {one_line(message)}")
         if format is OutputFormat.github:
             echo(github_annotation(name, line, col, "scenario failed", message))
 
@@ -656,7 +663,7 @@ def scenario(
         records.append({"file": name, "name": title, "passed": not problems, "failures": []})
         if not problems:
             if verbosity() >= 0:
-                echo(f"PASS {name}: {title}")
+                echo(f"PASS {one_line(name)}: {one_line(str(title))}")
             continue
         failed += 1
         for p in problems:

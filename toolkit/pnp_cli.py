@@ -29,14 +29,14 @@ class Backs(str, Enum):
     none = "none"
 
 
-def _load(game: str | None) -> Any:
-    from toolkit.diagnostics import format_text
+def _load(game: str | None, format: OutputFormat = OutputFormat.text) -> Any:
+    from toolkit.diagnostics import FORMATTERS
     from toolkit.games import load_game
 
     loaded = load_game(game_folder(game))
     if not loaded.ok or loaded.game is None:
         errors = [d for d in loaded.diagnostics if d.severity.value == "error"]
-        typer.echo(format_text(errors), err=False)
+        typer.echo(FORMATTERS[format.value](errors), err=False)
         typer.echo(f"{len(errors)} content error(s): nothing printed (run hordekit validate)", err=True)
         raise typer.Exit(1)
     return loaded
@@ -116,7 +116,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
     if output is not None:
         check_output_file(output)  # before any work
     offset = _offset(back_offset)
-    loaded = _load(game)
+    loaded = _load(game, format)
+    no_problems = "[]" if format is OutputFormat.json else None  # JSON on standard output, whatever happens
     if calibration:
         from toolkit.pnp.calibration import write_calibration
 
@@ -125,6 +126,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
             check_output_file(target, default_label(target, "-o"))
         write_calibration(target, paper=paper.value, backs=backs.value, title=loaded.game.title)
         say(f"{display(target)}: 2 pages (print both sides at 100%, then read the back's scales)", err=True)
+        if no_problems:
+            typer.echo(no_problems)
         return
     wanted = _check_ids(loaded, only) if only else None
     if changed_since:
@@ -137,6 +140,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
         wanted = changed if wanted is None else wanted & changed
         if not wanted:
             typer.echo(f"nothing changed since {changed_since}: no PDF written", err=True)
+            if no_problems:
+                typer.echo(no_problems)
             raise typer.Exit(0)
         typer.echo(f"{len(wanted)} component(s) changed since {changed_since}: {', '.join(sorted(wanted))}", err=True)
     target = output or check_output_file(default_output(loaded.game.id), default_label(default_output(loaded.game.id), "-o"))
@@ -152,6 +157,8 @@ def _pnp(game: str | None, paper: Paper, output: Path | None, only: list[str] | 
                            crop_marks=crop_marks, only=wanted, back_offset=offset)
     if report.diagnostics:
         typer.echo(FORMATTERS[format.value](collapse_repeats(report.diagnostics)))
+    elif no_problems:
+        typer.echo(no_problems)
     for note in report.notes:
         say(f"note: {note}", err=True)
     if not report.ok:
