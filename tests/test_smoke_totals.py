@@ -192,3 +192,18 @@ def test_a_solo_game_with_a_way_to_lose_is_reported_as_won_or_lost() -> None:
     assert (solo["games"], solo["won"], solo["lost"], solo["win_rate"]) == (4, 2, 2, 0.5)
     assert (solo["scores"]["min"], solo["scores"]["max"]) == (4.0, 12.0)
     assert _solo(Tally.of(games), scored=True) == {"games": 4, "scored_only": True, "scores": solo["scores"]}
+
+
+def test_a_component_is_dead_only_beside_used_ones_of_its_kind(tmp_path: Path) -> None:
+    """The greedy bot never takes one step: that move is dead, since the other move of its kind is
+    used. Hordes & Heroes' die, doom tokens and rules item are a kind the rules never report on, so
+    they are not dead (the report used to flag them as never used)."""
+    greedy, _ = run_coinrace(tmp_path / "greedy", "--games", "60", "--bot", "greedy")
+    assert greedy["flags"]["dead_components"] == ["step-one"]
+    proc = run_cli("smoke", "hordes-and-heroes", "--games", "12", "--fast", "-d", str(tmp_path / "hh"))
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    report = json.loads((tmp_path / "hh" / "smoke-report.json").read_text())
+    comps = report["components"]
+    for quiet in ("die", "doom-token", "hordes-and-heroes-rules", "last-player-token"):
+        assert quiet in comps and not any(comps[quiet]["events"].values()), quiet
+        assert quiet not in report["flags"]["dead_components"], quiet

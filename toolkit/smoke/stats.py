@@ -202,8 +202,11 @@ def _coverage(comps: dict[str, Any], seat_games: int, choice: frozenset[str],
 
 def _flags(report: dict[str, Any], t: Tally) -> dict[str, Any]:
     comps = report["components"]
+    # a kind none of whose items ever had an event is one the rules do not report on (a die, a rules
+    # item, a marker): its items are not dead, only not counted
+    tracked = {c["kind"] for c in comps.values() if any(c["events"].values())}
     dead = sorted(cid for cid, c in comps.items()
-                  if c["kind"] and not c["never_choosable"] and not any(c["events"].values()))
+                  if c["kind"] in tracked and not c["never_choosable"] and not any(c["events"].values()))
     dominant = sorted(
         (cid for cid, c in comps.items() if not c["never_choosable"] and c["lift"] is not None
          and c["seat_games_used"] >= 30
