@@ -52,16 +52,27 @@ def load_playable(name: str | None) -> tuple[Any, Any]:
     return loaded, spec
 
 
-def _scenarios_of(game: Path) -> Path:
+def scenarios_folder(game: Path) -> Path | None:
     """A game's scenarios folder: its own `scenarios/`, or for a game hordekit ships, the one
-    hordekit keeps for it; a usage error when it has none."""
-    from toolkit.paths import data_dir, display
+    hordekit keeps for it; None when it has none."""
+    from toolkit.paths import data_dir
 
     own = game / "scenarios"
     if own.is_dir():
         return own
     if game.resolve().parent == data_dir("content").resolve() and (data_dir("scenarios") / game.name).is_dir():
         return data_dir("scenarios") / game.name
+    return None
+
+
+def _scenarios_of(game: Path) -> Path:
+    """A game's scenarios folder (`scenarios_folder`); a usage error when it has none."""
+    from toolkit.paths import display
+
+    found = scenarios_folder(game)
+    if found is not None:
+        return found
+    own = game / "scenarios"
     usage_error(f"{display(game) if str(game) != '.' else 'the game here'} has no scenarios folder "
                 f"({display(own)}); docs/scenarios.md shows how to write one")
 
@@ -606,12 +617,13 @@ def scenario(
 
 
 def run_scenario_files(paths: list[Path], format: OutputFormat, echo: Any, strict: bool = False,
-                       known: dict[str, tuple[Any, Any, Any]] | None = None) -> list[dict[str, Any]]:
+                       known: dict[str, tuple[Any, Any, Any]] | None = None,
+                       passes: bool = True) -> list[dict[str, Any]]:
     """Run scenario files one by one; print a PASS, FAIL or WARN line each (through `echo`, with a
     GitHub annotation per failure or warning in the github format) and return one record per
     file: file, name, passed, failures and warnings (each {line, col, message}). `strict` makes a
     warning (a chance event a step left to the seed) fail its scenario. `known` maps a game id to
-    its (loaded, spec, model) already at hand."""
+    its (loaded, spec, model) already at hand; `passes` False leaves out the PASS lines."""
     from engine.core.scenario import run_scenario
     from toolkit.diagnostics import github_annotation
     from toolkit.games import find_game, read_yaml
@@ -675,12 +687,13 @@ def run_scenario_files(paths: list[Path], format: OutputFormat, echo: Any, stric
                 problems = [f"{type(exc).__name__}: {exc}"]
         record(name, title)
         records[-1]["passed"] = not problems and not (strict and warnings)
-        for kind, messages in (("failures", problems), ("failures" if strict else "warnings", warnings)):
+        for kind, messages in (("failures" if strict else "warnings", warnings), ("failures", problems)):
             for p in messages:
                 place = _scenario_place(p, doc.data)
-                pos = doc.pos(place, key=place[0] in ("setup", "options") and len(place) > 1 and isinstance(place[-1], str))
+                pos = doc.pos(place, key=(place[0] in ("setup", "options") and len(place) > 1
+                                          and isinstance(place[-1], str)) or len(place) == 2 and place[0] == "expect")
                 fail(name, pos.line, pos.col, p, kind)
-        if records[-1]["passed"] and verbosity() >= 0:
+        if records[-1]["passed"] and passes and verbosity() >= 0:
             echo(f"PASS {name}: {title}")
     return records
 
@@ -716,6 +729,22 @@ def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
         return ("seed",)
     if ": auto must be" in problem and "auto" in data:
         return ("auto",)
+    return _expect_place(problem, data.get("expect"))
+
+
+def _expect_place(problem: str, expect: Any) -> tuple[Any, ...]:
+    """The key of the end `expect` a failure message is about (`positions is [3, 0], expected
+    ...`, `result.winners is ...`, `nothing called 'x'`), else `expect` as a whole."""
+    at = problem.find(": expect: ")
+    if at < 0 or not isinstance(expect, dict):
+        return ("expect",)
+    rest = problem[at + len(": expect: "):]
+    for key in expect:
+        text = str(key)
+        heads = {"decision": ("decision ", "options are ", "no decision ", "no option ", "option "),
+                 "result": ("result",)}.get(text, (f"{text} is ", f"nothing called '{text}'"))
+        if rest.startswith(heads) or text == "decision" and "options_include and options_exclude" in rest:
+            return ("expect", key)
     return ("expect",)
 
 
