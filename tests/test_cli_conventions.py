@@ -148,7 +148,7 @@ def test_build_format_json_reports_every_stage(mini_game: Path, tmp_path: Path) 
     proc = run_cli("build", str(mini_game), "-n", "0", "--format", "json", "-d", str(tmp_path / "out"), check_json=True)
     report = __import__("json").loads(proc.stdout)
     stages = {s["stage"]: s["status"] for s in report["games"][0]["stages"]}
-    assert stages == {"validate": "ok", "smoke": "skipped", "print-and-play": "failed"}
+    assert stages == {"validate": "ok", "scenarios": "skipped", "smoke": "skipped", "print-and-play": "failed"}
     assert report["ok"] is False and proc.returncode == 1
 
 

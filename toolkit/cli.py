@@ -236,6 +236,7 @@ def _copy_builtin_schemas(output: Path) -> None:
 
 
 class Stage(str, Enum):
+    scenarios = "scenarios"
     smoke = "smoke"
     pnp = "pnp"
 
@@ -249,7 +250,7 @@ def build(
     seed: Annotated[int, typer.Option(help="Run seed for the smoke games.")] = 1,
     players: Annotated[Optional[str], typer.Option(metavar="N|A..B|A,B", help="Player counts for the smoke games. Default: all each game supports.")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes for the smoke games (0: all cores).")] = 0,
-    strict: Annotated[bool, typer.Option("--strict", help="Treat validation warnings as errors.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors: validation warnings, and scenarios that leave a chance event to their seed.")] = False,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper for the PDFs (A4 or US letter).", case_sensitive=False)] = Paper.a4,
     bleed: Annotated[float, typer.Option("--bleed", min=0.0, max=10.0, metavar="MM", help="Bleed around every printed piece, in mm.")] = 3.0,
     skip: Annotated[Optional[list[Stage]], typer.Option("--skip", help="Leave out a stage on purpose (repeat the option); a skipped stage is not a failure.")] = None,
@@ -257,12 +258,14 @@ def build(
     old_output: Annotated[Optional[Path], OldOutDir] = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
-    """Everything before a playtest, for every game: validate, play smoke games, write the PDFs.
+    """Everything before a playtest, for every game: validate, run its scenarios, play smoke games,
+    write the PDFs.
 
     Per game, into out/<game>/: smoke-report.html/.json/.csv and print-and-play.pdf. A game asks
-    for smoke games by naming a rules module, and for a PDF by having physical components. Exit
-    code 1 when content has errors, a smoke game failed, or a stage a game asked for could not
-    run (a rules module that does not load, missing print layouts); the output says which.
+    for scenarios by having a scenarios folder (a shipped game: hordekit's scenarios/<game>), for
+    smoke games by naming a rules module, and for a PDF by having physical components. Exit code 1
+    when content has errors, a scenario or a smoke game failed, or a stage a game asked for could
+    not run (a rules module that does not load, missing print layouts); the output says which.
     """
     from toolkit.games import read_manifest
     from toolkit.play_cli import parse_players
@@ -321,12 +324,13 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
     name = loaded.game.id if loaded.game else gdir.name
     stages: list[dict[str, Any]] = []
 
-    def report(stage: str, status: str, message: str, output: Path | None = None) -> None:
+    def report(stage: str, status: str, message: str, output: Path | None = None, annotate: bool = True,
+               **extra: Any) -> None:
         stages.append({"stage": stage, "status": status, "message": message,
-                       "output": display(output) if output else None})
+                       "output": display(output) if output else None, **extra})
         if format is not OutputFormat.json and (status == "failed" or verbosity() >= 0):
             typer.echo(f"[{name}] {stage}: {message}")
-        if format is OutputFormat.github and status == "failed":
+        if format is OutputFormat.github and status == "failed" and annotate:
             typer.echo(github_annotation(display(gdir / "game.yaml"), 1, 1, "hordekit build", f"{stage}: {message}"))
 
     bad = [d for d in loaded.diagnostics if d.severity is Severity.ERROR or opts.strict]
@@ -340,10 +344,52 @@ def _build_game(gdir: Path, counts: tuple[int, ...] | None, opts: BuildOptions, 
 
     if not bad:
         out = opts.out_dir / name
+        _scenario_stage(gdir, loaded, opts, format, report)
         _smoke_stage(loaded, counts, opts, out, report, detail)
         _pnp_stage(loaded, opts, out, report, detail)
     return {"id": name, "path": display(gdir), "stages": stages,
             "diagnostics": [d.as_dict() for d in loaded.diagnostics]}
+
+
+def _scenario_stage(gdir: Path, loaded: Any, opts: BuildOptions, format: OutputFormat, report: Any) -> None:
+    """The scenarios of `build`: every scenario file of a game that has a scenarios folder. Each
+    failure (and warning) is printed at its file, line and column as `hordekit scenario` prints it."""
+    from toolkit.paths import display
+    from toolkit.play_cli import run_scenario_files, scenarios_folder
+
+    if "scenarios" in opts.skip:
+        report("scenarios", "skipped", "skipped (asked for on the command line)")
+        return
+    folder = scenarios_folder(gdir)
+    paths = sorted(folder.glob("*.yaml")) if folder is not None else []
+    if not paths:
+        report("scenarios", "skipped", "skipped (the game has no scenarios folder)" if folder is None else
+               f"skipped ({display(folder)} holds no scenario files)")
+        return
+    if not loaded.game.rules:
+        report("scenarios", "failed", f"FAILED: {display(folder)} holds {len(paths)} scenarios, but the manifest "
+                                      "names no rules module to play them; add one, or --skip scenarios")
+        return
+    from toolkit.rules import load_rules
+
+    try:
+        spec = load_rules(loaded.game.rules)
+        known = {loaded.game.id: (loaded, spec, spec.build_model(loaded.data))}
+    except Exception as exc:  # noqa: BLE001 - the smoke stage says the same in its own words
+        report("scenarios", "failed", f"FAILED: the rules do not load ({type(exc).__name__}: {exc})")
+        return
+    start = time.perf_counter()
+    echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
+    records = run_scenario_files(paths, format, echo, strict=opts.strict, known=known, passes=False)
+    took = time.perf_counter() - start
+    failed = sum(1 for r in records if not r["passed"])
+    warned = sum(1 for r in records if r["warnings"])
+    counts = f"{len(records) - failed}/{len(records)} passed, {failed} failed" + \
+        (f", {warned} with warnings" if warned else "")
+    report("scenarios", "failed" if failed else "ok",
+           f"{'FAILED: ' if failed else ''}{counts} ({display(folder)}, {took:.1f} s)", annotate=False,
+           passed=len(records) - failed, failed=failed, warned=warned,
+           problems=[r for r in records if r["failures"] or r["warnings"]])
 
 
 def _smoke_stage(loaded: Any, counts: tuple[int, ...] | None, opts: BuildOptions, out_dir: Path,

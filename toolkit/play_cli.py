@@ -56,16 +56,27 @@ def load_playable(name: str | None, format: OutputFormat = OutputFormat.text) ->
     return loaded, spec
 
 
-def _scenarios_of(game: Path) -> Path:
+def scenarios_folder(game: Path) -> Path | None:
     """A game's scenarios folder: its own `scenarios/`, or for a game hordekit ships, the one
-    hordekit keeps for it; a usage error when it has none."""
-    from toolkit.paths import data_dir, display
+    hordekit keeps for it; None when it has none."""
+    from toolkit.paths import data_dir
 
     own = game / "scenarios"
     if own.is_dir():
         return own
     if game.resolve().parent == data_dir("content").resolve() and (data_dir("scenarios") / game.name).is_dir():
         return data_dir("scenarios") / game.name
+    return None
+
+
+def _scenarios_of(game: Path) -> Path:
+    """A game's scenarios folder (`scenarios_folder`); a usage error when it has none."""
+    from toolkit.paths import display
+
+    found = scenarios_folder(game)
+    if found is not None:
+        return found
+    own = game / "scenarios"
     usage_error(f"{display(game) if str(game) != '.' else 'the game here'} has no scenarios folder "
                 f"({display(own)}); docs/scenarios.md shows how to write one")
 
@@ -575,16 +586,16 @@ def scenario(
         metavar="[FILE-OR-GAME]...",
         help="Scenario files (YAML), folders of them, or games (a game id or folder: its scenarios). "
              "Default: the scenarios of the game here or the only game under ./content.")] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: PASS/FAIL lines; json: one record per scenario; github: the lines plus an annotation per failure.")] = OutputFormat.text,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text: PASS/FAIL/WARN lines; json: one record per scenario; github: the lines plus an annotation per failure or warning.")] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail a scenario that leaves a chance event to its seed (a warning otherwise).")] = False,
 ) -> None:
     """Run executable scenarios: a starting situation, scripted choices and dice, expected outcomes.
 
-    Exit code 1 when any expectation fails. The format is in docs/scenarios.md.
+    Exit code 1 when any expectation fails. A step that chooses while a chance event the script
+    left open is pending rolls it at random and warns (fails with --strict), unless the scenario
+    says so with `auto: true`. The format is in docs/scenarios.md.
     """
-    from engine.core.scenario import run_scenario
-    from toolkit.diagnostics import github_annotation, one_line
-    from toolkit.games import find_game, read_yaml
-    from toolkit.paths import display
+    from toolkit.games import find_game
 
     from toolkit.cliutil import game_folder
 
@@ -602,31 +613,54 @@ def scenario(
             usage_error(f"no such file or folder: {f}")
     if not paths:
         usage_error("no scenario files given")
-    cache: dict[str, tuple[Any, Any, Any]] = {}
-    reasons: dict[str, str] = {}  # game -> why it cannot be found
-    failed = 0
-    records: list[dict[str, Any]] = []
     echo = (lambda *a, **k: None) if format is OutputFormat.json else typer.echo
+    records = run_scenario_files(paths, format, echo, strict=strict)
+    failed = sum(1 for r in records if not r["passed"])
+    warned = sum(1 for r in records if r["warnings"])
+    if format is OutputFormat.json:
+        typer.echo(json.dumps(records, indent=2))
+    echo(f"{len(paths) - failed} passed, {failed} failed" + (f", {warned} with warnings" if warned else ""))
+    raise typer.Exit(1 if failed else 0)
 
-    def fail(name: str, line: int, col: int, message: str) -> None:
-        """One failure of the current scenario, in the format asked for."""
-        records[-1]["failures"].append({"line": line, "col": col, "message": message})
-        echo(f"FAIL {one_line(name)}:{line}:{col}: {one_line(message)}")
+
+def run_scenario_files(paths: list[Path], format: OutputFormat, echo: Any, strict: bool = False,
+                       known: dict[str, tuple[Any, Any, Any]] | None = None,
+                       passes: bool = True) -> list[dict[str, Any]]:
+    """Run scenario files one by one; print a PASS, FAIL or WARN line each (through `echo`, with a
+    GitHub annotation per failure or warning in the github format) and return one record per
+    file: file, name, passed, failures and warnings (each {line, col, message}). `strict` makes a
+    warning (a chance event a step left to the seed) fail its scenario. `known` maps a game id to
+    its (loaded, spec, model) already at hand; `passes` False leaves out the PASS lines."""
+    from engine.core.scenario import run_scenario
+    from toolkit.diagnostics import github_annotation, one_line
+    from toolkit.games import find_game, read_yaml
+    from toolkit.paths import display
+
+    cache: dict[str, tuple[Any, Any, Any] | None] = dict(known or {})
+    reasons: dict[str, str] = {}  # game -> why it cannot be found
+    records: list[dict[str, Any]] = []
+
+    def fail(name: str, line: int, col: int, message: str, kind: str = "failures") -> None:
+        """One failure (or warning) of the current scenario, in the format asked for."""
+        records[-1][kind].append({"line": line, "col": col, "message": message})
+        echo(f"{'FAIL' if kind == 'failures' else 'WARN'} {one_line(name)}:{line}:{col}: {one_line(message)}")
         if format is OutputFormat.github:
-            echo(github_annotation(name, line, col, "scenario failed", message))
+            echo(github_annotation(name, line, col, "scenario failed" if kind == "failures" else "scenario warning",
+                                   message, "error" if kind == "failures" else "warning"))
+
+    def record(name: str, title: Any) -> None:
+        records.append({"file": name, "name": str(title), "passed": False, "failures": [], "warnings": []})
 
     for path in paths:
         doc, diags = read_yaml(path)
         name = display(path)
         if diags or not isinstance(doc.data, dict) or "game" not in doc.data:
-            title = doc.data.get("name", path.stem) if isinstance(doc.data, dict) else path.stem
-            records.append({"file": name, "name": str(title), "passed": False, "failures": []})
+            record(name, doc.data.get("name", path.stem) if isinstance(doc.data, dict) else path.stem)
             for d in diags:
                 fail(name, d.line, d.col, d.message + (f" ({d.hint})" if d.hint else ""))
             if not diags:
                 fail(name, 1, 1, "a scenario is a mapping that names its game (`game:`), with the steps and "
                                  "expectations of the example (docs/scenarios.md)")
-            failed += 1
             continue
         game_id = str(doc.data["game"])
         if game_id not in cache:
@@ -644,36 +678,31 @@ def scenario(
                     cache[game_id] = (loaded, spec, spec.build_model(loaded.data))
                 except typer.Exit:  # the reason is printed; the other scenarios still run
                     cache[game_id] = None
+        title = doc.data.get("name", path.stem)
         if cache[game_id] is None:
             pos = doc.pos(("game",))
-            message = reasons.get(game_id) or f"game '{game_id}' cannot be played"
-            records.append({"file": name, "name": str(doc.data.get("name", path.stem)), "passed": False,
-                            "failures": []})
-            fail(name, pos.line, pos.col, message)
-            failed += 1
+            record(name, title)
+            fail(name, pos.line, pos.col, reasons.get(game_id) or f"game '{game_id}' cannot be played")
             continue
         loaded, spec, model = cache[game_id]
         problems = _scenario_shape(doc.data, spec)
+        warnings: list[str] = []
         if not problems:
             try:
-                problems = run_scenario(doc.data, loaded.data, spec, model)
+                problems = run_scenario(doc.data, loaded.data, spec, model, warnings)
             except Exception as exc:  # noqa: BLE001 - one broken scenario never stops the batch
                 problems = [f"{type(exc).__name__}: {exc}"]
-        title = doc.data.get("name", path.stem)
-        records.append({"file": name, "name": title, "passed": not problems, "failures": []})
-        if not problems:
-            if verbosity() >= 0:
-                echo(f"PASS {one_line(name)}: {one_line(str(title))}")
-            continue
-        failed += 1
-        for p in problems:
-            place = _scenario_place(p, doc.data)
-            pos = doc.pos(place, key=place[0] in ("setup", "options") and len(place) > 1 and isinstance(place[-1], str))
-            fail(name, pos.line, pos.col, p)
-    if format is OutputFormat.json:
-        typer.echo(json.dumps(records, indent=2))
-    echo(f"{len(paths) - failed} passed, {failed} failed")
-    raise typer.Exit(1 if failed else 0)
+        record(name, title)
+        records[-1]["passed"] = not problems and not (strict and warnings)
+        for kind, messages in (("failures" if strict else "warnings", warnings), ("failures", problems)):
+            for p in messages:
+                place = _scenario_place(p, doc.data)
+                pos = doc.pos(place, key=(place[0] in ("setup", "options") and len(place) > 1
+                                          and isinstance(place[-1], str)) or len(place) == 2 and place[0] == "expect")
+                fail(name, pos.line, pos.col, p, kind)
+        if records[-1]["passed"] and passes and verbosity() >= 0:
+            echo(f"PASS {one_line(name)}: {one_line(str(title))}")
+    return records
 
 
 def _scenario_shape(data: dict[str, Any], spec: Any) -> list[str]:
@@ -705,6 +734,24 @@ def _scenario_place(problem: str, data: dict[str, Any]) -> tuple[Any, ...]:
         return ("players",)
     if ": seed must be" in problem and "seed" in data:
         return ("seed",)
+    if ": auto must be" in problem and "auto" in data:
+        return ("auto",)
+    return _expect_place(problem, data.get("expect"))
+
+
+def _expect_place(problem: str, expect: Any) -> tuple[Any, ...]:
+    """The key of the end `expect` a failure message is about (`positions is [3, 0], expected
+    ...`, `result.winners is ...`, `nothing called 'x'`), else `expect` as a whole."""
+    at = problem.find(": expect: ")
+    if at < 0 or not isinstance(expect, dict):
+        return ("expect",)
+    rest = problem[at + len(": expect: "):]
+    for key in expect:
+        text = str(key)
+        heads = {"decision": ("decision ", "options are ", "no decision ", "no option ", "option "),
+                 "result": ("result",)}.get(text, (f"{text} is ", f"nothing called '{text}'"))
+        if rest.startswith(heads) or text == "decision" and "options_include and options_exclude" in rest:
+            return ("expect", key)
     return ("expect",)
 
 

@@ -83,8 +83,13 @@ goes on with ` at <setup path>:`."""
 
 
 def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec | None = None,
-                 model: Any = None) -> list[str]:
-    """Run one scenario against a game's validated content (kind -> items); return failures."""
+                 model: Any = None, warnings: list[str] | None = None) -> list[str]:
+    """Run one scenario against a game's validated content (kind -> items); return failures.
+
+    A `choose` step that meets a chance event the script left open rolls it with the seeded RNG;
+    unless the scenario allows that throughout (top-level `auto: true`), each such roll is
+    appended to `warnings` (when given) as a message naming the step and what was rolled, so
+    that a scenario cannot pass by the luck of its seed without saying so."""
     name = str(scenario.get("name", "scenario"))
     try:
         if spec is None:
@@ -113,12 +118,16 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
     seed = scenario.get("seed", 0)
     if seed.__class__ is not int:   # "7", 1.9 or true would quietly become another seed
         return [f"{name}: seed must be a whole number, not {seed!r}"]
+    auto = scenario.get("auto", False)
+    if auto.__class__ is not bool:
+        return [f"{name}: auto must be true or false, not {auto!r}"]
     rng = random.Random(derive_seed(seed, 0))
     failures: list[str] = []
+    unscripted = None if auto else warnings if warnings is not None else []
     for i, step in enumerate(scenario.get("steps") or []):
         where = f"{name}: step {i + 1}"
         try:
-            problem = _run_step(spec, state, step, rng, where, failures)
+            problem = _run_step(spec, state, step, rng, where, failures, unscripted)
         except Exception as exc:
             return failures + [f"{where}: {type(exc).__name__}: {exc}"]
         if problem:
@@ -129,7 +138,7 @@ def run_scenario(scenario: dict, content: dict[str, list[dict]], spec: GameSpec 
 
 
 def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where: str,
-              failures: list[str]) -> str | None:
+              failures: list[str], unscripted: list[str] | None = None) -> str | None:
     """Apply one script step; return a message that stops the scenario, or None."""
     if not isinstance(step, dict) or len(step) != 1:
         return f"{where}: a step is a mapping with one key (choose, roll, chance, expect, auto)"
@@ -142,7 +151,10 @@ def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where
         for j, v in entries:
             if j:   # an entry of a list: the message names it, and the CLI points at its place
                 where = f"{where.split(', entry ')[0]}, entry {j}"
-            d = _skip_chance(state, rng)
+            rolled: list[tuple[str, str]] = []
+            d = _skip_chance(state, rng, rolled)
+            if rolled and unscripted is not None:
+                unscripted.append(unscripted_message(where, rolled))
             if d is None:
                 return f"{where}: the game is over, cannot choose {v!r}"
             if d.player == CHANCE:
@@ -171,14 +183,37 @@ def _run_step(spec: GameSpec, state: State, step: Any, rng: random.Random, where
     return f"{where}: unknown step '{key}'"
 
 
-def _skip_chance(state: State, rng: random.Random) -> Decision | None:
-    """Resolve chance events nobody scripted with the scenario's seeded RNG."""
+def _skip_chance(state: State, rng: random.Random,
+                 rolled: list[tuple[str, str]] | None = None) -> Decision | None:
+    """Resolve chance events nobody scripted with the scenario's seeded RNG; each event's prompt
+    and the outcome drawn go into `rolled` when given."""
     for _ in range(_MAX_AUTO_CHANCE):
         d = state.decision()
         if d is None or d.player != CHANCE:
             return d
-        state.apply(sample_chance(rng, d))
+        pick = sample_chance(rng, d)
+        if rolled is not None and _outcomes(d) > 1:   # a forced outcome is no luck
+            rolled.append((d.prompt, d.options[pick] if 0 <= pick < len(d.options) else str(pick)))
+        state.apply(pick)
     raise RuntimeError("endless chance events")
+
+
+def _outcomes(d: Decision) -> int:
+    """How many outcomes a chance decision can have (options with a positive weight)."""
+    return d.n if d.weights is None else sum(1 for w in d.weights if w > 0)
+
+
+UNSCRIPTED = "chose while a chance event was pending"
+"""How the warning about a chance event a `choose` step rolled at random begins (after the step)."""
+
+
+def unscripted_message(where: str, rolled: list[tuple[str, str]]) -> str:
+    """The warning for the chance events a `choose` step rolled at random: which, and the outcomes."""
+    shown = "; ".join(f"'{prompt}' -> '{outcome}'" for prompt, outcome in rolled[:5])
+    more = f" and {len(rolled) - 5} more" if len(rolled) > 5 else ""
+    return (f"{where}: {UNSCRIPTED}, so it was rolled at random with the scenario's seed: {shown}{more}; "
+            f"script it with a `roll` or `chance` step, or put `auto: true` before this step "
+            f"(or at the top of the scenario) if any outcome will do")
 
 
 def match_option(d: Decision, want: Any) -> int | str:
