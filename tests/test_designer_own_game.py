@@ -190,8 +190,10 @@ def test_text_too_long_for_its_box_names_the_box_in_layouts_yaml(tmp_path: Path)
     _edit(game / "schemas" / "cards.schema.json", '"maxLength": 40', '"maxLength": 100')
     code, out = _validate(tmp_path)
     assert code == 0, out
-    assert ("content/tide-pools/cards.yaml:13:9: warning HK401: text of card 'leap' does not fit title even at 8 pt "
+    # at the name, the words to shorten, with the box to enlarge named in the message
+    assert ("content/tide-pools/cards.yaml:14:11: warning HK401: text of card 'leap' does not fit title even at 8 pt "
             "(its text box is at content/tide-pools/templates/layouts.yaml:23:9)") in out, out
+    assert (game / "cards.yaml").read_text().splitlines()[13][10:].startswith("Leap Across the Great Chasm")
 
 
 def test_a_scenario_naming_a_card_the_game_no_longer_has_points_at_the_card(tmp_path: Path) -> None:
