@@ -334,6 +334,29 @@ def test_a_shared_back_reading_a_card_field_is_told_about_per_item(tmp_path: Pat
     assert code == 0, out
 
 
+def test_a_smoke_game_the_rules_crash_in_names_the_rules_file_as_replay_does(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "rules.py", 'int(effect.get("amount", 1))', 'int(effect["amonut"])')
+    line = next(n for n, row in enumerate((game / "rules.py").read_text().splitlines(), 1) if '"amonut"' in row)
+    proc = run_cli("smoke", "tide-pools", "-n", "10", "--seed", "1", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    failed = [row for row in proc.stdout.splitlines() if "FAILED game" in row]
+    assert failed, proc.stdout
+    for row in failed:  # the path the rest of the output uses, not the file's bare name
+        assert row.endswith(f"KeyError: 'amonut' (content/tide-pools/rules.py:{line})"), row
+    [log, *_] = sorted((tmp_path / "out" / "tide-pools" / "logs").glob("game-*.json"))
+    assert json.loads(log.read_text())["error"].endswith(f"(content/tide-pools/rules.py:{line})")
+    report = json.loads((tmp_path / "out" / "tide-pools" / "smoke-report.json").read_text())
+    assert f"(content/tide-pools/rules.py:{line})" in json.dumps(report)
+    # a log cut short of the failure: replay plays on with its seed and bots, and names the place alike
+    data = json.loads(log.read_text())
+    data["actions"] = data["actions"][:1]
+    log.write_text(json.dumps(data))
+    proc = run_cli("replay", str(log.relative_to(tmp_path)), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    assert proc.stdout.rstrip().endswith(f"KeyError: 'amonut' (content/tide-pools/rules.py:{line})"), proc.stdout
+
+
 def test_replaying_a_game_the_rules_crash_in_shows_where_in_the_rules_file(tmp_path: Path) -> None:
     game = _game(tmp_path)
     _edit(game / "rules.py", 'int(effect.get("amount", 1))', 'int(effect["amonut"])')
