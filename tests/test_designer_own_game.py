@@ -190,8 +190,10 @@ def test_text_too_long_for_its_box_names_the_box_in_layouts_yaml(tmp_path: Path)
     _edit(game / "schemas" / "cards.schema.json", '"maxLength": 40', '"maxLength": 100')
     code, out = _validate(tmp_path)
     assert code == 0, out
-    assert ("content/tide-pools/cards.yaml:13:9: warning HK401: text of card 'leap' does not fit title even at 8 pt "
+    # at the name, the words to shorten, with the box to enlarge named in the message
+    assert ("content/tide-pools/cards.yaml:14:11: warning HK401: text of card 'leap' does not fit title even at 8 pt "
             "(its text box is at content/tide-pools/templates/layouts.yaml:23:9)") in out, out
+    assert (game / "cards.yaml").read_text().splitlines()[13][10:].startswith("Leap Across the Great Chasm")
 
 
 def test_a_scenario_naming_a_card_the_game_no_longer_has_points_at_the_card(tmp_path: Path) -> None:
@@ -330,6 +332,29 @@ def test_a_shared_back_reading_a_card_field_is_told_about_per_item(tmp_path: Pat
     _edit(layouts, "  path-deck:\n", "  path-deck:\n    per-item: true\n")
     code, out = _validate(tmp_path)
     assert code == 0, out
+
+
+def test_a_smoke_game_the_rules_crash_in_names_the_rules_file_as_replay_does(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    _edit(game / "rules.py", 'int(effect.get("amount", 1))', 'int(effect["amonut"])')
+    line = next(n for n, row in enumerate((game / "rules.py").read_text().splitlines(), 1) if '"amonut"' in row)
+    proc = run_cli("smoke", "tide-pools", "-n", "10", "--seed", "1", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    failed = [row for row in proc.stdout.splitlines() if "FAILED game" in row]
+    assert failed, proc.stdout
+    for row in failed:  # the path the rest of the output uses, not the file's bare name
+        assert row.endswith(f"KeyError: 'amonut' (content/tide-pools/rules.py:{line})"), row
+    [log, *_] = sorted((tmp_path / "out" / "tide-pools" / "logs").glob("game-*.json"))
+    assert json.loads(log.read_text())["error"].endswith(f"(content/tide-pools/rules.py:{line})")
+    report = json.loads((tmp_path / "out" / "tide-pools" / "smoke-report.json").read_text())
+    assert f"(content/tide-pools/rules.py:{line})" in json.dumps(report)
+    # a log cut short of the failure: replay plays on with its seed and bots, and names the place alike
+    data = json.loads(log.read_text())
+    data["actions"] = data["actions"][:1]
+    log.write_text(json.dumps(data))
+    proc = run_cli("replay", str(log.relative_to(tmp_path)), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout
+    assert proc.stdout.rstrip().endswith(f"KeyError: 'amonut' (content/tide-pools/rules.py:{line})"), proc.stdout
 
 
 def test_replaying_a_game_the_rules_crash_in_shows_where_in_the_rules_file(tmp_path: Path) -> None:

@@ -89,23 +89,52 @@ def _line_of(path: Path, text: str) -> int:
     return next(n for n, row in enumerate(path.read_text().splitlines(), 1) if text in row)
 
 
-def test_text_that_overflows_a_card_names_the_card_and_the_layouts_text_box(tmp_path: Path) -> None:
+def test_text_that_overflows_a_card_names_the_field_it_prints_and_the_layouts_text_box(tmp_path: Path) -> None:
     game = _game(tmp_path, "--from", "hordes-and-heroes")
     layouts = game / "templates" / "layouts.yaml"
-    # the heroes' ability box made too low for any effect sentence
+    # the heroes' ability box made too low for any effect sentence: it prints the hero's effects alone
     _edit(layouts, "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 19,",
           "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 2,")
     found = _positions("HK401", cwd=tmp_path, severity="warning")
     heroes = game / "heroes.yaml"
-    squire = ("content/demo/heroes.yaml", _line_of(heroes, "- id: squire"), 9)
+    effects = _line_of(heroes, "- id: squire") + 6
+    assert _at(heroes, effects, 5).startswith("effects: ")
+    squire = ("content/demo/heroes.yaml", effects, 14)
     assert squire in found, found
-    assert _at(tmp_path / squire[0], squire[1], squire[2]) == "squire"
+    assert _at(tmp_path / squire[0], squire[1], squire[2]) == "[{kind: shield, amount: 1}]"
     out = run_cli("validate", cwd=tmp_path).stdout
-    [line] = [row for row in out.splitlines() if row.startswith("content/demo/heroes.yaml:%d:9: warning HK401" % squire[1])]
+    [line] = [row for row in out.splitlines() if row.startswith("content/demo/heroes.yaml:%d:14: warning HK401" % effects)]
+    assert "hero 'squire' does not fit ability" in line, line
     place = re.search(r"its text box is at (\S+):(\d+):(\d+)\)", line)
     assert place, line
     assert place[1] == "content/demo/templates/layouts.yaml"
     assert _at(tmp_path / place[1], int(place[2]), int(place[3])).startswith("{type: text, name: ability,"), line
+
+
+def test_a_name_too_long_for_its_box_is_reported_at_the_name(tmp_path: Path) -> None:
+    game = _game(tmp_path, "--from", "hordes-and-heroes")
+    heroes = game / "heroes.yaml"
+    long_name = "Squire-Captain-General of the Northern Mountain Marches"
+    _edit(heroes, "    name: Squire\n", f"    name: {long_name}\n")
+    found = _positions("HK401", cwd=tmp_path, severity="warning")
+    line = _line_of(heroes, long_name)
+    assert ("content/demo/heroes.yaml", line, 11) in found, found
+    assert _at(heroes, line, 11) == long_name
+
+
+def test_a_box_that_prints_two_fields_is_reported_at_the_card(tmp_path: Path) -> None:
+    game = _game(tmp_path, "--from", "hordes-and-heroes")
+    layouts = game / "templates" / "layouts.yaml"
+    # the ability box prints the class too, and is made too low for any of it: no one field to name
+    _edit(layouts, "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 19,",
+          "{type: text, name: ability, x: 8, y: 59.5, w: 47, h: 2,")
+    _edit(layouts, 'text: "{% if effects is defined %}{{ effect_text(effects) }}{% endif %}"',
+          'text: "{{ class }}: {% if effects is defined %}{{ effect_text(effects) }}{% endif %}"')
+    found = _positions("HK401", cwd=tmp_path, severity="warning")
+    heroes = game / "heroes.yaml"
+    squire = ("content/demo/heroes.yaml", _line_of(heroes, "- id: squire"), 9)
+    assert squire in found, found
+    assert _at(heroes, squire[1], squire[2]) == "squire"
 
 
 def test_text_that_overflows_an_extra_is_reported_at_its_text_box(tmp_path: Path) -> None:

@@ -435,7 +435,7 @@ def test_an_unknown_icon_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     assert "warning HK402" in proc.stdout and ":vapour:" in proc.stdout
 
 
-def test_overlong_text_is_reported_at_its_content_line(tmp_path: Path) -> None:
+def test_overlong_text_is_reported_at_the_field_it_prints(tmp_path: Path) -> None:
     game = tmp_path / HH
     shutil.copytree(CONTENT / HH, game)
     shutil.copytree(ROOT / "templates" / HH, game / "templates")  # a copy is its own game
@@ -444,10 +444,11 @@ def test_overlong_text_is_reported_at_its_content_line(tmp_path: Path) -> None:
     many = ", ".join(["{kind: capture, max_strength: 3}"] * 8)
     text = text.replace("    effects: [{kind: shield, amount: 1}]\n", f"    effects: [{many}]\n", 1)  # Squire's
     heroes.write_text(text)
-    line = next(i for i, ln in enumerate(text.splitlines(), start=1) if "id: squire" in ln)
+    # at the effects the ability box prints, the words to shorten
+    line = next(i for i, ln in enumerate(text.splitlines(), start=1) if "{kind: capture, max_strength: 3}" in ln)
     proc = run_cli("pnp", str(game), "-o", str(tmp_path / "x.pdf"))
     assert proc.returncode == 0  # a warning: the sheet is still printed
-    assert re.search(rf"heroes\.yaml:{line}:\d+: warning HK401: text of hero 'squire' does not fit", proc.stdout), proc.stdout
+    assert re.search(rf"heroes\.yaml:{line}:14: warning HK401: text of hero 'squire' does not fit", proc.stdout), proc.stdout
 
     from toolkit.games import load_game
     from toolkit.pnp import check_text_fit

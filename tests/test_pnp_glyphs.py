@@ -2,7 +2,7 @@
 
 A designer pastes a name from the web or a chat: an emoji, a word in another script, a zero-width
 space. The embedded font has no glyph for them, so the sheet would show empty boxes; validate and
-pnp say so at the piece, naming each character.
+pnp say so at the field that holds them (else at the piece), naming each character.
 """
 
 from __future__ import annotations
@@ -30,13 +30,15 @@ def _warnings(folder: Path, *extra: str) -> tuple[int, list[dict]]:
     return proc.returncode, [d for d in json.loads(proc.stdout) if d["code"] == "HK413"]
 
 
-def test_emoji_other_scripts_and_zero_width_spaces_are_named_at_the_piece(tmp_path: Path) -> None:
+def test_emoji_other_scripts_and_zero_width_spaces_are_named_at_the_name_that_holds_them(tmp_path: Path) -> None:
     folder = _new_game(tmp_path, "St\u200bride \U0001F409 \u05e9\u05dc\u05d5\u05dd")
     code, found = _warnings(folder)
     assert code == 0  # a warning: the game still validates
     assert found, "no HK413 for characters Vera has no glyph for"
     d = found[0]
-    assert Path(d["file"]).name == "cards.yaml" and d["line"] == 5  # the piece's line (- id: stride)
+    assert Path(d["file"]).name == "cards.yaml"  # at the name that holds them, where they are to be replaced
+    name_line = (folder / "cards.yaml").read_text(encoding="utf-8").splitlines()[d["line"] - 1]
+    assert name_line[d["col"] - 1:].startswith('"St\u200bride'), (d, name_line)
     for point in ("U+200B", "U+1F409", "U+05E9"):
         assert point in d["message"]
     assert run_cli("validate", str(folder), "--strict").returncode == 1

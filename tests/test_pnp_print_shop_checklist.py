@@ -1,4 +1,5 @@
-"""A print shop's checklist, run on the print-and-play PDF of every shipped game, read back.
+"""A print shop's checklist, run on the print-and-play PDF of every shipped game on A4 and on US
+letter, read back.
 
 Fonts embedded, page boxes stated, one page size throughout, crop marks outside every piece and
 on its trim lines, and every back behind its front for the flip the PDF is made for. (Greyscale
@@ -20,21 +21,28 @@ from toolkit.pnp.layoutfile import read_layouts
 pypdf = pytest.importorskip("pypdf")
 
 GAMES = ["hordes-and-heroes", "fantasy-draft", "kingdoms", "dice-battles"]
-A4 = (210.0, 297.0)
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BLEED = 3.0
 
 
+@pytest.fixture(scope="module", params=sorted(PAPERS))
+def paper(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
-    out = tmp_path_factory.mktemp("checklist")
+def pdfs(tmp_path_factory: pytest.TempPathFactory, paper: str) -> dict[tuple[str, str], Path]:
+    """Every game in both duplex flips, and the calibration sheet, on one paper size."""
+    out = tmp_path_factory.mktemp(f"checklist-{paper}")
     files = {}
     for game in GAMES:
         for backs in ("duplex-long", "duplex-short"):
             files[game, backs] = out / f"{game}-{backs}.pdf"
-            proc = run_cli("pnp", game, "--backs", backs, "-o", str(files[game, backs]))
+            proc = run_cli("pnp", game, "--paper", paper, "--backs", backs, "-o", str(files[game, backs]))
             assert proc.returncode == 0, proc.stdout + proc.stderr
     files["calibration", "duplex-long"] = out / "calibration.pdf"
-    assert run_cli("pnp", "kingdoms", "--calibration", "-o", str(files["calibration", "duplex-long"])).returncode == 0
+    proc = run_cli("pnp", "kingdoms", "--paper", paper, "--calibration", "-o", str(files["calibration", "duplex-long"]))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
     return files
 
 
@@ -47,7 +55,9 @@ def test_every_font_is_embedded(pdfs: dict[tuple[str, str], Path]) -> None:
             assert "/FontFile2" in font["/FontDescriptor"].get_object(), (pdf.name, name)
 
 
-def test_every_page_states_its_trim_and_bleed_boxes_and_all_pages_are_one_size(pdfs: dict[tuple[str, str], Path]) -> None:
+def test_every_page_states_its_trim_and_bleed_boxes_and_all_pages_are_one_size(pdfs: dict[tuple[str, str], Path],
+                                                                                paper: str) -> None:
+    width, height = PAPERS[paper]
     for pdf in pdfs.values():
         reader = pypdf.PdfReader(str(pdf))
         sizes = set()
@@ -58,10 +68,10 @@ def test_every_page_states_its_trim_and_bleed_boxes_and_all_pages_are_one_size(p
                 assert box in page, (pdf.name, n, box)  # stated, not left to the reader's default
                 assert [round(float(v), 2) for v in page[box]] == media, (pdf.name, n, box)
             assert page.get("/Rotate", 0) == 0, (pdf.name, n)
-        assert sizes == {(0.0, 0.0, round(A4[0] * 72 / 25.4, 2), round(A4[1] * 72 / 25.4, 2))}, (pdf.name, sizes)
+        assert sizes == {(0.0, 0.0, round(width * 72 / 25.4, 2), round(height * 72 / 25.4, 2))}, (pdf.name, sizes)
 
 
-def _sheets(pdf: Path) -> list[tuple[int, list[tuple[str, float, float, float, float]], list[tuple[float, ...]]]]:
+def _sheets(pdf: Path, paper: str) -> list[tuple[int, list[tuple[str, float, float, float, float]], list[tuple[float, ...]]]]:
     """(page, pieces placed, crop-mark lines) of every sheet of pieces (board sheets are not cut
     along crop marks: they carry seam lines and targets instead)."""
     reader = pypdf.PdfReader(str(pdf))
@@ -70,7 +80,7 @@ def _sheets(pdf: Path) -> list[tuple[int, list[tuple[str, float, float, float, f
         forms, lines = page_ops(reader, page)
         if any(name.startswith("board") for name, *_ in forms):
             continue
-        lines = [ln for ln in lines if min(ln[1], ln[3]) < A4[1] - FURNITURE_TOP]  # a short-edge back's footer
+        lines = [ln for ln in lines if min(ln[1], ln[3]) < PAPERS[paper][1] - FURNITURE_TOP]  # a short-edge back's footer
         out.append((n, forms, lines))
     return out
 
@@ -78,9 +88,9 @@ def _sheets(pdf: Path) -> list[tuple[int, list[tuple[str, float, float, float, f
 @pytest.mark.parametrize("backs", ["duplex-long", "duplex-short"])
 @pytest.mark.parametrize("game", GAMES)
 def test_crop_marks_lie_outside_every_piece_on_its_trim_lines(pdfs: dict[tuple[str, str], Path], game: str,
-                                                               backs: str) -> None:
+                                                               backs: str, paper: str) -> None:
     marks = 0
-    for n, forms, lines in _sheets(pdfs[game, backs]):
+    for n, forms, lines in _sheets(pdfs[game, backs], paper):
         trims_x = {round(v, 2) for _, x, _, w, _ in forms for v in (x + BLEED, x + w - BLEED)}
         trims_y = {round(v, 2) for _, _, y, _, h in forms for v in (y + BLEED, y + h - BLEED)}
         for x1, y1, x2, y2 in lines:
@@ -105,10 +115,11 @@ def _backed(game: str) -> set[str]:
 @pytest.mark.parametrize("backs", ["duplex-long", "duplex-short"])
 @pytest.mark.parametrize("game", GAMES)
 def test_every_back_lies_behind_its_front_for_the_documented_flip(pdfs: dict[tuple[str, str], Path], game: str,
-                                                                  backs: str) -> None:
+                                                                  backs: str, paper: str) -> None:
     """Long edge: a front at x lands at paper width - x - w on the back; short edge: at height - y - h."""
+    width, height = PAPERS[paper]
     backed = _backed(game)
-    sheets = {n: forms for n, forms, _ in _sheets(pdfs[game, backs])}
+    sheets = {n: forms for n, forms, _ in _sheets(pdfs[game, backs], paper)}
     checked = 0
     for n, forms in sheets.items():
         fronts = [f for f in forms if f[0].startswith("face:") and f[0].split(":")[1] in backed]
@@ -116,7 +127,7 @@ def test_every_back_lies_behind_its_front_for_the_documented_flip(pdfs: dict[tup
             continue
         behind = {(round(x, 2), round(y, 2), round(w, 2), round(h, 2)) for _, x, y, w, h in sheets.get(n + 1, [])}
         for name, x, y, w, h in fronts:
-            bx, by = (A4[0] - x - w, y) if backs == "duplex-long" else (x, A4[1] - y - h)
+            bx, by = (width - x - w, y) if backs == "duplex-long" else (x, height - y - h)
             assert (round(bx, 2), round(by, 2), round(w, 2), round(h, 2)) in behind, (n, name)
             checked += 1
     assert checked > 20

@@ -202,7 +202,11 @@ def _collect_ids(game: Game, docs: dict[str, list[tuple[Path, LoadedYaml]]], out
                         "HK201", f"duplicate id '{item_id}'", name, pos.line, pos.col,
                         f"first defined at {first}; ids are unique across the whole game"))
                     continue
-                out.sources[item_id] = Source(name, pos.line, pos.col)
+                fields = {}
+                for key in item:
+                    at = doc.pos(("items", i, key))
+                    fields[str(key)] = (at.line, at.col)
+                out.sources[item_id] = Source(name, pos.line, pos.col, fields)
                 ids[kind_name].add(item_id)
         out.data[kind_name] = items_out
     return ids

@@ -64,6 +64,8 @@ class Source:
     file: str
     line: int
     col: int
+    #: where each of the item's own fields is written (line, col of its value), by field name
+    fields: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"

@@ -575,7 +575,9 @@ def replay(
     if data.get("seed") is not None and data.get("bots"):
         rec = play_game(spec, model, players, int(data["seed"]), list(data["bots"]), data.get("options") or {}, check=check)
         if rec.error:
-            typer.echo(f"playing on with the logged bots and seed reproduces the failure: {rec.error}")
+            from toolkit.rules import failure_text
+
+            typer.echo(f"playing on with the logged bots and seed reproduces the failure: {failure_text(rec)}")
             raise typer.Exit(1)
         typer.echo(f"playing on with the logged bots and seed, the game now ends cleanly "
                    f"({rec.result.end_reason}, scores {rec.result.scores})")

@@ -55,28 +55,52 @@ class RulesFrame:
     col: int = 1  # of the expression that failed, where Python says
 
 
+def _in_rules_code(filename: str) -> bool:
+    """Whether a frame's file is the game's own rules code: not hordekit's own machinery (the
+    toolkit, the engine core), not Python's library, and a file there is."""
+    import sysconfig
+
+    import engine.core
+    import toolkit
+
+    own = [Path(toolkit.__file__).resolve().parent, Path(engine.core.__file__).resolve().parent,
+           Path(sysconfig.get_paths()["stdlib"]).resolve()]
+    path = Path(filename)
+    return path.is_file() and not any(path.resolve().is_relative_to(d) for d in own)
+
+
 def rules_frames(exc: BaseException, most: int = 8) -> list[RulesFrame]:
     """Where in the game's own rules code ``exc`` passed, innermost last (at most ``most``):
     hordekit's own machinery (the toolkit, the engine core) and Python's library are left out, so
     what remains is the rules file (or installed rules module) a designer can fix."""
-    import sysconfig
     import traceback
 
-    import engine.core
-    import toolkit
     from toolkit.paths import display
 
-    own = [Path(toolkit.__file__).resolve().parent, Path(engine.core.__file__).resolve().parent,
-           Path(sysconfig.get_paths()["stdlib"]).resolve()]
     out = []
     for frame in traceback.extract_tb(exc.__traceback__):
-        path = Path(frame.filename)
-        if not path.is_file() or any(path.resolve().is_relative_to(d) for d in own):
+        if not _in_rules_code(frame.filename):
             continue
         col = getattr(frame, "colno", None)
-        out.append(RulesFrame(display(path), frame.lineno or 1, frame.name, (frame.line or "").strip(),
+        out.append(RulesFrame(display(Path(frame.filename)), frame.lineno or 1, frame.name, (frame.line or "").strip(),
                               col + 1 if isinstance(col, int) else 1))
     return out[-most:]
+
+
+def failure_text(record: Any) -> str | None:
+    """A played game's error (an ``engine.core.driver.GameRecord``), its place named as the rest of
+    hordekit's output names it: ``step 4: ZeroDivisionError: division by zero
+    (content/trail/rules.py:108)``, the innermost line of the game's own rules code it passed,
+    as ``replay`` lists them; hordekit's own place (``driver.py:124``) when it passed none."""
+    if record.error is None:
+        return None
+    from toolkit.paths import display
+
+    inner = [(file, line) for file, line in record.error_frames if _in_rules_code(file)]
+    if not inner or record.failure is None:
+        return record.error
+    file, line = inner[-1]
+    return f"{record.failure} ({display(Path(file))}:{line})"
 
 
 def load_rules(name: str) -> Any:

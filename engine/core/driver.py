@@ -54,9 +54,13 @@ class GameRecord:
     bots: list[str]
     actions: list[int] = field(default_factory=list)
     result: GameResult | None = None
-    error: str | None = None
+    error: str | None = None  # "step N: Type: message (file.py:line)"
     stalemate: bool = False
     steps: int = 0
+    failure: str | None = None  # the error without its place: "step N: Type: message"
+    #: (file, line) of every frame the error passed through, innermost last, for a caller that
+    #: names the place in its own terms (the designer's rules file as the rest of its output does)
+    error_frames: list[tuple[str, int]] = field(default_factory=list)
 
 
 def make_bots(spec: GameSpec, players: int, seed: int, bots: list[str]) -> list[Any]:
@@ -131,9 +135,11 @@ def play_game(spec: GameSpec, model: Any, players: int, seed: int, bots: list[st
             _check_replay(spec, model, players, options, state)
     except Exception as exc:  # the record carries the failure; a smoke run keeps going
         record.steps = steps
-        last = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-        where = f" ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})" if last else ""
-        record.error = f"step {steps}: {type(exc).__name__}: {exc}{where}"
+        frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+        record.error_frames = [(f.filename, f.lineno or 1) for f in frames]
+        where = f" ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
+        record.failure = f"step {steps}: {type(exc).__name__}: {exc}"
+        record.error = record.failure + where
         if state is not None:
             record.actions = list(state.actions)
     return record

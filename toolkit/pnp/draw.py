@@ -31,6 +31,8 @@ class Target:
     file: str
     line: int
     col: int = 1
+    #: a component's own fields: where each value is written in ``file`` (line, col), by Jinja name
+    fields: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
@@ -361,7 +363,7 @@ def _too_small(env: DrawEnv, target: Target, box: Box, index: int, size: float) 
     """Text that prints below 6 pt (as set, or after shrinking to fit) is a warning at the piece's line."""
     if size < MIN_PRINT_PT - 1e-6:
         name = box.props.get("name") or f"box {index + 1} ({box.type})"
-        file, line, col, layout = _reported_at(target, box)
+        file, line, col, layout = _reported_at(target, box, env)
         env.collector.add(warning(
             "HK411", f"text of {target.label} in {name} prints at {size:g} pt, below {MIN_PRINT_PT:g} pt{layout}",
             file, line, col,
@@ -377,7 +379,7 @@ def _check_glyphs(env: DrawEnv, box: Box, rendered: str, target: Target, index: 
     name = box.props.get("name") or f"box {index + 1} ({box.type})"
     shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" if ch.isprintable() else f"U+{ord(ch):04X}" for ch in missing[:5])
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-    file, line, col, layout = _reported_at(target, box)
+    file, line, col, layout = _reported_at(target, box, env)
     env.collector.add(warning(
         "HK413", f"text of {target.label} in {name} has characters the font cannot print: {shown}{more}{layout}",
         file, line, col,
@@ -385,23 +387,30 @@ def _check_glyphs(env: DrawEnv, box: Box, rendered: str, target: Target, index: 
         "punctuation: replace them, or use an icon (:name:) for a symbol"))
 
 
-def _reported_at(target: Target, box: Box) -> tuple[str, int, int, str]:
-    """Where a problem of one box on one piece is reported, and the words naming the box's place.
+def _reported_at(target: Target, box: Box, env: DrawEnv) -> tuple[str, int, int, str]:
+    """Where a problem of one box's text on one piece is reported, and the words naming the box's place.
 
-    A piece made from content (a card) is reported at its own line in its content file, and the
-    message names the box's ``file:line:col`` in layouts.yaml too: the fix is in one or the other.
-    A piece the layout file itself makes (a back, an extra, a board) is reported at the box.
+    A piece made from content (a card) is reported in its content file, and the message names the
+    box's ``file:line:col`` in layouts.yaml too: the fix is in one or the other. The place in the
+    content file is the one field of the component the box's text reads (``{{ name }}``,
+    ``{{ effect_text(effects) }}``), where its words are written; else (no field, or several) the
+    component's own line. A piece the layout file itself makes (a back, an extra, a board) is
+    reported at the box.
     """
     if not box.file:  # a box hordekit makes itself (a board's spaces and labels)
         return target.file, target.line, target.col, ""
     if box.file == target.file:
         return box.file, box.at[0], box.at[1], ""
-    return target.file, target.line, target.col, f" (its {box.type} box is at {box.place()})"
+    line, col = target.line, target.col
+    read = [n for n in env.templates.names_read(str(box.props.get("text", ""))) if n in target.fields]
+    if len(read) == 1:
+        line, col = target.fields[read[0]]
+    return target.file, line, col, f" (its {box.type} box is at {box.place()})"
 
 
 def _overflow(env: DrawEnv, target: Target, box: Box, index: int, min_size: float) -> None:
     name = box.props.get("name") or f"box {index + 1} ({box.type})"
-    file, line, col, layout = _reported_at(target, box)
+    file, line, col, layout = _reported_at(target, box, env)
     env.collector.add(warning(
         "HK401", f"text of {target.label} does not fit {name} even at {min_size:g} pt{layout}",
         file, line, col,

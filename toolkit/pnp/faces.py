@@ -15,7 +15,7 @@ from toolkit.games import LoadedGame
 from toolkit.paths import display
 from toolkit.pnp.draw import Target
 from toolkit.pnp.layoutfile import Design, Layouts
-from toolkit.pnp.templating import context_of
+from toolkit.pnp.templating import context_of, jinja_name
 
 
 @dataclass
@@ -71,7 +71,8 @@ def collect_faces(loaded: LoadedGame, layouts: Layouts, only: set[str] | None = 
                 continue
             src = loaded.sources.get(item_id)
             target = Target(f"{kind.name} '{item_id}'", src.file if src else manifest,
-                            src.line if src else 1, src.col if src else 1)
+                            src.line if src else 1, src.col if src else 1,
+                            {jinja_name(k): at for k, at in src.fields.items()} if src else {})
             ctx = {**base, **context_of(item), "item": item, "kind": kind.name}
             faces.append(Face(form_key(kind.name, item_id), kind.name, item_id, ctx,
                               int(item.get("quantity", 1)), design, target))

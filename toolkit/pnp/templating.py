@@ -19,7 +19,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from jinja2 import StrictUndefined, TemplateError, nodes
+from jinja2 import StrictUndefined, TemplateError, meta, nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -318,6 +318,7 @@ class Templates:
         self.unknown_effects: set[str] = set()
         self._depth = 0
         self._names: dict[str, tuple[str, ...]] = {}  # template source -> names it reads
+        self._undeclared: dict[str, frozenset[str]] = {}  # template source -> context names it reads
         self._rendered: dict[tuple[Any, ...], str] = {}
 
     def _ref(self, item_id: str) -> dict[str, Any]:
@@ -408,6 +409,20 @@ class Templates:
             else:
                 return None
         return (source, where, *values)
+
+    def names_read(self, source: str) -> frozenset[str]:
+        """The context names ``source`` reads (``{{ cost }} gold`` reads ``cost``; a name it sets
+        itself, a loop variable, is not one); none when it does not parse."""
+        if "{" not in source:
+            return frozenset()
+        found = self._undeclared.get(source)
+        if found is None:
+            try:
+                found = frozenset(meta.find_undeclared_variables(self.env.parse(source)))
+            except TemplateError:
+                found = frozenset()
+            self._undeclared[source] = found
+        return found
 
     def effect_text(self, effects: Any) -> str:
         """The printed sentences of a list of effects, from the game's text.yaml."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from engine.core.driver import derive_seed, play_game
-from toolkit.rules import load_rules
+from toolkit.rules import failure_text, load_rules
 from toolkit.smoke.tally import Tally
 
 #: How often (1 in N games) a default run checks clone and replay equivalence at the end of a game
@@ -107,7 +107,7 @@ def play_one(plan: RunPlan, spec: Any, model: Any, index: int) -> GameSummary:
     rec = play_game(spec, model, players, seed, lineup, plan.options, check=checked, invariants=invariants)
     summary = GameSummary(index=index, seed=seed, players=players, bots=lineup, checked=checked,
                           invariants=invariants,
-                          steps=rec.steps, seconds=time.perf_counter() - start, error=rec.error,
+                          steps=rec.steps, seconds=time.perf_counter() - start, error=failure_text(rec),
                           stalemate=rec.stalemate)
     if rec.result is not None:
         r = rec.result
