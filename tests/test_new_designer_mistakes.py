@@ -285,3 +285,20 @@ def test_a_quote_never_closed_is_named(tmp_path: Path) -> None:
     assert "content/fungus-wars/cards.yaml:14:11: error HK001" in out, out
     assert "the quote opened here is never closed" in out, out
     assert "hint: a quote is opened and never closed" in out, out
+
+
+def test_a_quote_closed_only_by_a_later_quote_is_named_where_it_opens(tmp_path: Path) -> None:
+    """A quote left open runs on to the next quote in the file, and the parser trips just after
+    that one, many lines down: the error points at the quote that opened the long value."""
+    cards = _game(tmp_path) / "cards.yaml"
+    _edit(cards, "flavor: The gap looked smaller from over there.", 'flavor: "The gap looked smaller from over there."')
+    _edit(cards, "name: Stride", 'name: "Stride')
+    rows = cards.read_text().splitlines()
+    opened = next(i for i, row in enumerate(rows, 1) if 'name: "Stride' in row)
+    closing = next(i for i, row in enumerate(rows, 1) if i > opened and '"' in row)
+    code, out = _validate(tmp_path)
+    assert code == 1
+    col = rows[opened - 1].index('"') + 1
+    assert f"content/fungus-wars/cards.yaml:{opened}:{col}: error HK001: YAML syntax error: the quote opened here " \
+           f"is closed only at line {closing}" in out, out
+    assert "hint: close the quote at the end of this value" in out, out

@@ -468,12 +468,38 @@ def load_bytes(raw: bytes) -> LoadedYaml:
             message = (f"YAML syntax error: the quote opened here is never closed "
                        f"(the parser {problem} at line {pos.line}, column {pos.col})")
             pos = opened
+        elif (opened := _quote_closed_late(text, pos)) is not None:
+            # a quote left open runs on until the next quote in the file closes it, and the parser
+            # trips just after that one: the mistake is where the long value opens
+            message = (f"YAML syntax error: the quote opened here is closed only at line {pos.line} "
+                       f"(the parser {problem} at line {pos.line}, column {pos.col})")
+            pos = opened
+            context = "quote closed late"
         elif context:
             where = f" at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
             message += f" ({context}{where})"
         out.data = None
         out.problems.append(YamlProblem("HK001", message, pos, _syntax_hint(problem, str(context or ""), text, pos)))
     return out
+
+
+def _quote_closed_late(text: str, pos: Pos) -> Pos | None:
+    """Where a quoted value opens when it spans several lines and ends on the line of a syntax
+    error: most likely its closing quote is missing and a quote further down closed it."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.tokens import ScalarToken
+
+    end = text.find("\n", sum(len(row) + 1 for row in text.split("\n")[:pos.line - 1]))
+    long: ScalarToken | None = None  # the last quoted value over several lines that ends on the error's line
+    try:
+        for token in YAML(typ="safe", pure=True).scan(text if end < 0 else text[:end]):
+            if (isinstance(token, ScalarToken) and token.style in ('"', "'")
+                    and token.start_mark.line < token.end_mark.line == pos.line - 1
+                    and token.end_mark.column < pos.col):
+                long = token
+    except Exception:  # the scanner's own complaint about the cut text: the tokens before it do
+        pass
+    return None if long is None else Pos(long.start_mark.line + 1, long.start_mark.column + 1)
 
 
 def _quote_never_closed(problem: str, context: str) -> bool:
@@ -493,6 +519,8 @@ def _syntax_hint(problem: str, context: str, text: str, pos: Pos) -> str:
         if ": " in here[:max(pos.col - 1, 0)]:
             return "this value holds ': ', which YAML reads as another key: put the whole value in quotes"
         return "this line is indented deeper than the key above it: line it up with its neighbours"
+    if context == "quote closed late":
+        return "close the quote at the end of this value: as it stands, the next quote in the file closes it"
     if "quoted scalar" in context:
         return "a quote is opened and never closed: close it at the end of its value"
     if "expected '-' indicator" in problem or "expected <block end>" in problem:
